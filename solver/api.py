@@ -1,0 +1,64 @@
+"""The Python API.  The CLI is a thin wrapper around these functions.
+
+    >>> import solver
+    >>> r = solver.solve("klondike", seed=1, draw=3)
+    >>> r.verdict, r.verified, len(r.moves)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .games import get_game
+from .result import WON, SolveResult, VerificationError
+from .search import DEFAULT_TT_MB, Limits, drive
+
+
+def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
+              deal: Any = None, **options: Any):
+    """Return (game adapter, rules, position) for a numbered deal or a deal file/position."""
+    g = get_game(game)
+    rules = g.make_rules(**options)
+    if deal is not None:
+        if seed is not None:
+            raise ValueError("give a seed or a deal file, not both")
+        position = g.load_deal(deal) if isinstance(deal, (str, Path)) else deal
+        position.validate()
+    else:
+        if seed is None:
+            raise ValueError("give a seed or a deal file")
+        if numbering not in g.numberings:
+            raise ValueError(f"unknown numbering {numbering!r} for {g.name}; choose from {', '.join(g.numberings)}")
+        position = g.deal(seed, numbering, rules)
+    return g, rules, position
+
+
+def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", deal: Any = None,
+          max_nodes: int | None = None, timeout: float | None = None, tt_mb: float = DEFAULT_TT_MB,
+          **options: Any) -> SolveResult:
+    """Decide one deal: won (with a replayed line), lost (space exhausted) or unknown.
+
+    ``options`` are the game's rule options (Klondike: draw, passes, worry_back).
+    A won line that the reference engine rejects raises VerificationError: that is a
+    bug in the kernel, and it is never reported as a win.
+    """
+    limits = Limits(max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
+    g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
+    kernel = g.searcher(position, rules, tt_mb)
+    out = drive(kernel, limits)
+    result = SolveResult(
+        game=g.name, rules=rules.to_json(), numbering=numbering if deal is None else None,
+        seed=seed if deal is None else None, verdict=out.verdict, reason=out.reason,
+        nodes=out.nodes, seconds=out.seconds, moves=out.line, stored_states=kernel.stored_states,
+    )
+    if out.verdict == WON:
+        try:
+            g.verify(position, rules, out.line)
+        except ValueError as err:
+            raise VerificationError(
+                f"BUG: the kernel's winning line for {g.name} {seed if deal is None else '(deal file)'} "
+                f"fails replay in the reference engine: {err}"
+            ) from err
+        result.verified = True
+    return result

@@ -1,0 +1,202 @@
+"""The ``patience`` command: parse, call the library, print.  Nothing else lives here.
+
+Exit codes: 0 done (whatever the verdict), 2 bad input (one line on stderr), 3 a
+kernel line failed replay (a bug, reported loudly), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from . import api
+from .games import game_names, get_game
+from .moves import Move
+from .result import VerificationError
+from .search import DEFAULT_TT_MB
+
+
+class PatienceError(click.UsageError):
+    """Bad input: reported as one line, exit 2."""
+
+
+def _seed(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise PatienceError(f"invalid seed {text!r}: expected a whole number") from None
+
+
+def _passes(text: str | None) -> int | None:
+    if text is None or text.lower() in ("unlimited", "inf", "0"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise PatienceError(f"invalid --passes {text!r}: expected a number or 'unlimited'") from None
+
+
+def _rule_options(draw, passes, no_worry_back, rules_name) -> dict:
+    """Only the options the user gave, so a game that lacks one can say so."""
+    out: dict = {}
+    if draw is not None:
+        out["draw"] = draw
+    if passes is not None:
+        out["passes"] = _passes(passes)
+    if no_worry_back:
+        out["worry_back"] = False
+    if rules_name is not None:
+        out["rules"] = rules_name
+    return out
+
+
+def rule_options(f):
+    f = click.option("--rules", "rules_name", metavar="NAME", help="Rule preset (games that have presets).")(f)
+    f = click.option("--no-worry-back", is_flag=True, help="Klondike: foundation cards never return to the tableau.")(f)
+    f = click.option("--passes", metavar="N|unlimited", help="Klondike: passes through the stock (default unlimited).")(f)
+    f = click.option("--draw", type=int, metavar="K", help="Klondike: cards turned per draw (default 1).")(f)
+    f = click.option("--numbering", default="pysolfc", show_default=True,
+                     help="Deal numbering: pysolfc (PySolFC game numbers) or solvitaire.")(f)
+    return f
+
+
+def _deal(game, seed, numbering, deal_file, options):
+    try:
+        return api.make_deal(game, _seed(seed), numbering=numbering, deal=deal_file, **options)
+    except (ValueError, OSError) as err:
+        raise PatienceError(str(err).splitlines()[0] if str(err) else repr(err)) from None
+
+
+def format_line(moves: list[Move]) -> list[str]:
+    """Numbered moves for a person; runs of draws are folded into one step."""
+    out: list[str] = []
+    i = 0
+    step = 0
+    while i < len(moves):
+        m = moves[i]
+        step += 1
+        if m.is_draw:
+            j = i
+            while j < len(moves) and moves[j].is_draw:
+                j += 1
+            counts = [x.count for x in moves[i:j]]
+            times = f"{j - i} times" if j - i > 1 else "once"
+            out.append(f"{step:4d}. draw {times} from the stock ({sum(counts)} card{"s" if sum(counts) != 1 else ""})")
+            i = j
+            continue
+        if m.is_redeal:
+            out.append(f"{step:4d}. turn the waste over into the stock (redeal)")
+        elif m.count == 1:
+            out.append(f"{step:4d}. {m.card}  {m.src} -> {m.dst}")
+        else:
+            out.append(f"{step:4d}. {m.card} and the {m.count - 1} cards on it  {m.src} -> {m.dst}")
+        i += 1
+    return out
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="patience-solver")
+def main() -> None:
+    """Decide whether patience deals can be won, show how, measure win rates."""
+
+
+@main.command()
+@click.argument("game")
+@click.argument("seed", required=False)
+@click.option("--deal", "deal_file", metavar="FILE", help="Solve the position in a JSON deal file instead of a seed.")
+@rule_options
+@click.option("--max-nodes", type=int, help="Stop with 'unknown: node-limit' after this many nodes.")
+@click.option("--timeout", type=float, metavar="SECONDS", help="Stop with 'unknown: time-limit' after this long.")
+@click.option("--tt-mb", type=float, default=DEFAULT_TT_MB, show_default=True, help="Transposition table size (MB).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--show", is_flag=True, help="Print the board after every move.")
+def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_name,
+          max_nodes, timeout, tt_mb, as_json, show):
+    """Solve one deal: GAME and a SEED (deal number), or --deal FILE."""
+    options = _rule_options(draw, passes, no_worry_back, rules_name)
+    g, rules, position = _deal(game, seed, numbering, deal_file, options)
+    try:
+        result = api.solve(game, _seed(seed), numbering=numbering, deal=position if deal_file else None,
+                           max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, **options)
+    except VerificationError as err:
+        click.echo(str(err), err=True)
+        sys.exit(3)
+    except ValueError as err:
+        raise PatienceError(str(err)) from None
+    if deal_file:
+        result.seed, result.numbering = None, None
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    where = f"#{result.seed} ({numbering} numbering)" if result.seed is not None else f"deal file {deal_file}"
+    click.echo(f"{g.name} {where}, rules: " + ", ".join(f"{k}={v}" for k, v in result.rules.items()))
+    verdict = result.verdict
+    if result.reason:
+        verdict += f" ({result.reason})"
+    if result.verified:
+        verdict += ", line verified by the reference engine"
+    click.echo(f"verdict: {verdict}")
+    rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
+    click.echo(f"nodes: {result.nodes}   time: {result.seconds:.3f} s   ({rate:,.0f} nodes/s)")
+    if not result.moves:
+        return
+    click.echo(f"winning line: {len(result.moves)} moves")
+    if show:
+        click.echo(g.render(position))
+        for n, (move, after) in enumerate(zip(result.moves, g.positions(position, rules, result.moves)), 1):
+            click.echo(f"\n{n}. {move}")
+            click.echo(g.render(after))
+    else:
+        for line in format_line(result.moves):
+            click.echo(line)
+
+
+@main.command()
+@click.argument("game")
+@click.argument("seed")
+@rule_options
+@click.option("--json", "as_json", is_flag=True, help="Print the deal file (JSON) instead of a board.")
+def deal(game, seed, numbering, draw, passes, no_worry_back, rules_name, as_json):
+    """Print deal SEED of GAME as a board (or, with --json, as a deal file)."""
+    options = _rule_options(draw, passes, no_worry_back, rules_name)
+    g, _rules, position = _deal(game, seed, numbering, None, options)
+    if as_json:
+        click.echo(json.dumps(g.deal_to_json(position), indent=1))
+    else:
+        click.echo(f"{g.name} #{seed} ({numbering} numbering)")
+        click.echo(g.render(position))
+
+
+@main.command(name="games")
+def list_games() -> None:
+    """List the games and their aliases."""
+    for name in game_names():
+        g = get_game(name)
+        click.echo(f"{g.name}: aliases {', '.join(g.aliases)}; piles {g.piles_doc}")
+
+
+def run() -> None:
+    """Entry point: click errors become one line on stderr and exit 2."""
+    try:
+        main.main(standalone_mode=False)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        click.echo("patience: interrupted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("patience: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        click.echo(f"patience: error: {e.format_message()}", err=True)
+        sys.exit(2)
+    except BrokenPipeError:
+        sys.exit(0)
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,26 @@
+"""The game registry: canonical names and aliases to game adapters."""
+
+from __future__ import annotations
+
+
+class UnknownGame(ValueError):
+    pass
+
+
+def _registry() -> dict:
+    from .klondike.game import Klondike
+
+    return {g.name: g for g in (Klondike,)}
+
+
+def game_names() -> list[str]:
+    return sorted(_registry())
+
+
+def get_game(name: str):
+    games = _registry()
+    key = name.strip().lower().replace("_", "-")
+    for game in games.values():
+        if key == game.name or key in game.aliases:
+            return game
+    raise UnknownGame(f"unknown game {name!r}; choose from {', '.join(sorted(games))}")

@@ -1,0 +1,81 @@
+"""Translate between KlondikePosition/Move and the kernel's int arrays (no rules here)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...cards import Card
+from ...moves import Move
+from . import kernel as K
+from .position import KlondikePosition, KlondikeRules
+
+PILE_NAMES = [f"T{i + 1}" for i in range(7)]
+FOUNDATION_NAMES = [f"F{s + 1}" for s in range(4)]
+
+
+def rules_array(rules: KlondikeRules, ranks: int, npiles: int, prune: bool) -> np.ndarray:
+    r = np.zeros(K.RULES_LEN, dtype=np.int64)
+    r[K.R_DRAW] = rules.draw
+    r[K.R_MAXRED] = -1 if rules.max_redeals is None else rules.max_redeals
+    r[K.R_WORRY] = int(rules.worry_back)
+    r[K.R_RANKS] = ranks
+    r[K.R_NPILES] = npiles
+    r[K.R_PRUNE] = int(prune)
+    return r
+
+
+def encode(position: KlondikePosition, rules: KlondikeRules) -> tuple[np.ndarray, np.ndarray, int]:
+    """Return (state row, talon array, talon length).  Position must be valid."""
+    st = np.zeros(K.SLEN, dtype=np.int32)
+    for i, pile in enumerate(position.tableau):
+        for j, card in enumerate(pile):
+            st[K.P0 + i * K.CAP + j] = card.index
+        st[K.LEN0 + i] = len(pile)
+        st[K.DOWN0 + i] = position.face_down[i]
+    for s in range(4):
+        st[K.FND0 + s] = position.foundations[s]
+    talon_cards = list(position.waste) + list(reversed(position.stock))
+    talon = np.full(24, -1, dtype=np.int32)
+    for t, card in enumerate(talon_cards):
+        talon[t] = card.index
+    st[K.TMASK] = (1 << len(talon_cards)) - 1
+    st[K.TPTR] = len(position.waste)
+    st[K.REDEALS] = 0 if rules.passes is None else position.redeals
+    return st, talon, len(talon_cards)
+
+
+def decode(st: np.ndarray, talon: np.ndarray, ntalon: int, npiles: int, ranks: int) -> KlondikePosition:
+    tableau = []
+    down = []
+    for i in range(npiles):
+        L = int(st[K.LEN0 + i])
+        tableau.append([Card.from_index(int(st[K.P0 + i * K.CAP + j])) for j in range(L)])
+        down.append(int(st[K.DOWN0 + i]))
+    mask = int(st[K.TMASK])
+    ptr = int(st[K.TPTR])
+    present = [t for t in range(ntalon) if mask >> t & 1]
+    waste = [Card.from_index(int(talon[t])) for t in present if t < ptr]
+    stock = [Card.from_index(int(talon[t])) for t in reversed(present) if t >= ptr]
+    return KlondikePosition(
+        tableau, down, stock, waste, [int(st[K.FND0 + s]) for s in range(4)], int(st[K.REDEALS]), ranks
+    )
+
+
+def _location(code: int) -> str:
+    if code < 7:
+        return PILE_NAMES[code]
+    if code < K.LOC_STOCK:
+        return FOUNDATION_NAMES[code - K.LOC_FND]
+    return "stock" if code == K.LOC_STOCK else "waste"
+
+
+def log_to_moves(log: np.ndarray) -> list[Move]:
+    moves = []
+    for typ, src, dst, card, count in log.tolist():
+        if typ == K.LOG_DRAW:
+            moves.append(Move("stock", "waste", None, count))
+        elif typ == K.LOG_REDEAL:
+            moves.append(Move("waste", "stock", None, 0))
+        else:
+            moves.append(Move(_location(src), _location(dst), Card.from_index(card), count))
+    return moves

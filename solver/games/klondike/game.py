@@ -1,0 +1,49 @@
+"""Klondike as the rest of the package sees it: options, deals, search, verification."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...moves import Move
+from . import dealfile, reference
+from .board import render
+from .deals import NUMBERINGS, klondike_deal
+from .position import KlondikePosition, KlondikeRules
+from .searcher import KlondikeSearch
+
+
+class Klondike:
+    name = "klondike"
+    aliases = ("k", "solitaire", "patience")
+    numberings = NUMBERINGS
+    piles_doc = "stock, waste, T1..T7 (left to right as dealt), F1..F4 (foundations of C, D, H, S)"
+
+    @staticmethod
+    def make_rules(draw: int = 1, passes: int | None = None, worry_back: bool = True, **extra: Any) -> KlondikeRules:
+        if extra:
+            raise ValueError(f"Klondike has no option {', '.join(sorted(extra))}")
+        return KlondikeRules(draw=draw, passes=passes, worry_back=worry_back)
+
+    @staticmethod
+    def deal(seed: int, numbering: str, rules: KlondikeRules) -> KlondikePosition:
+        return klondike_deal(seed, numbering, rules.draw)
+
+    load_deal = staticmethod(dealfile.load_deal)
+    deal_to_json = staticmethod(dealfile.position_to_json)
+    render = staticmethod(render)
+
+    @staticmethod
+    def searcher(position: KlondikePosition, rules: KlondikeRules, tt_mb: float) -> KlondikeSearch:
+        return KlondikeSearch(position, rules, tt_mb)
+
+    @staticmethod
+    def verify(position: KlondikePosition, rules: KlondikeRules, moves: list[Move]) -> None:
+        """Raise reference.ReplayError unless the moves win from position."""
+        reference.verify_win(position, rules, moves)
+
+    @staticmethod
+    def positions(position: KlondikePosition, rules: KlondikeRules, moves: list[Move]):
+        """The position after each move (reference engine), for --show."""
+        for move in moves:
+            position = reference.apply_move(position, rules, move)
+            yield position

@@ -1,0 +1,634 @@
+"""Klondike search kernel (numba): state, moves, keys and an iterative DFS.
+
+Everything jitted for Klondike lives in this one file (numba cache trap, see jit.py).
+
+Working state: one int32 row per search depth (copy-make: a child is a copy of its
+parent with one move applied, so there is no undo code to get wrong).
+
+    | field        | index          | meaning                                        |
+    |--------------|----------------|------------------------------------------------|
+    | pile cards   | P0 + 20*i + j  | card j (bottom=0) of pile i, card = 13*suit+rank-1 |
+    | pile length  | LEN0 + i       | cards in pile i                                 |
+    | face down    | DOWN0 + i      | face-down cards at the bottom of pile i         |
+    | foundation   | FND0 + s       | cards on foundation of suit s (C, D, H, S)      |
+    | talon mask   | TMASK          | bit t set: talon[t] is still in stock or waste  |
+    | talon ptr    | TPTR           | waste-top talon index + 1, 0 = waste empty      |
+    | redeals      | REDEALS        | waste turned over so far (0 if unlimited)       |
+
+The talon ("stock + waste") is one fixed sequence in draw order, ``talon = waste
+(bottom..top) + stock (top..bottom)``: cards only ever leave it, and turning the waste
+over restarts drawing at its beginning, so a mask and a pointer describe it exactly.
+
+Packed canonical key (3 x uint64 = 24 bytes; bit offsets over the 192-bit string):
+
+    | bits      | field                                                           |
+    |-----------|-----------------------------------------------------------------|
+    | 22*i..+21 | pile slot i: down (3) | first face-up card (6) | run code (13)  |
+    | 154..177  | talon mask (24)                                                  |
+    | 178..182  | talon ptr (5); 0 for draw 1 with unlimited passes, where every   |
+    |           | talon card is reachable from any pointer, so it cannot matter    |
+    | 183..185  | redeals (3)                                                      |
+    | 191       | marker, always 1 (an all-zero word means an empty TT slot)      |
+
+Run code: the face-up cards always form a run built down in alternating colours, so
+after the first card each card is fixed up to one bit (which suit of its colour:
+C/D = 0, H/S = 1); the code is those bits with a marker bit above them.  Pile slots:
+piles holding face-down cards stay in place (their hidden cards tie them to it);
+piles with none are interchangeable and are written in sorted order (symmetry).
+Foundations are not stored: they hold exactly the cards found nowhere else.
+
+Moves (int64): kind (bits 0-3), a (4-11), b (12-15), count (16-23), redeal flag (24),
+score (32+, higher is tried first).  Kinds: pile top to foundation (a = pile), talon
+card to foundation (a = talon index), talon card to pile b, run of ``count`` cards from
+pile a to pile b, foundation of suit a to pile b.  A talon move is a "stock
+macro-move": draw (turning the waste over if needed, flag set) until talon[a] is on top
+of the waste, then play it.  Any line can be reordered that way, because draws commute
+with every move that does not touch the waste.  Where a card first reaches the waste
+top dominates every later time (same talon, fewer redeals), so only that one is kept.
+
+Log rows (int32 x 5) for the winning line: type (0 draw, 1 redeal, 2 move), src, dst,
+card, count; piles 0..6, foundations 7..10, stock 11, waste 12.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...jit import njit
+from ...tt import tt_insert
+
+CAP = 20
+P0 = 0
+LEN0 = 140
+DOWN0 = 147
+FND0 = 154
+TMASK = 158
+TPTR = 159
+REDEALS = 160
+SLEN = 161
+
+# rules array
+R_DRAW, R_MAXRED, R_WORRY, R_RANKS, R_NPILES, R_PRUNE = 0, 1, 2, 3, 4, 5
+RULES_LEN = 6
+
+K_TAB_FND, K_TALON_FND, K_TALON_TAB, K_TAB_TAB, K_FND_TAB = 0, 1, 2, 3, 4
+
+LOG_DRAW, LOG_REDEAL, LOG_MOVE = 0, 1, 2
+LOC_FND, LOC_STOCK, LOC_WASTE = 7, 11, 12
+
+# search counters
+C_NODES, C_DEPTH, C_STATUS, C_MOVETOP = 0, 1, 2, 3
+CTR_LEN = 4
+ST_RUNNING, ST_WON, ST_LOST, ST_MEMORY, ST_PAUSED = 0, 1, 2, 3, 4
+
+KEY_WORDS = 3
+MAX_MOVES_PER_NODE = 1024
+
+
+@njit(inline="always")
+def _red(c):
+    s = c // 13
+    return s == 1 or s == 2
+
+
+@njit(inline="always")
+def _builds_on(c, under):
+    """Card c may be placed on card under in the tableau."""
+    return c % 13 + 1 == under % 13 and _red(c) != _red(under)
+
+
+@njit
+def is_safe(st, c, rules):
+    """Playing c to its foundation can never lose a won game (forced, no branching).
+
+    With worry-back (Solvitaire, Blake & Gent, JAIR 2026): rank <= each opposite-colour
+    foundation + 2 and <= the other same-colour foundation + 3.
+    Without worry-back: rank <= each opposite-colour foundation + 1.  Proof: the only
+    cards that could ever be built on c are the two opposite-colour cards of rank - 1,
+    and both are on foundations for good; so c is only ever a pile top, and a line that
+    keeps c can be followed with c already on its foundation (skip c's own moves, move
+    runs without it, foundations only get more permissive).
+    """
+    r = c % 13 + 1
+    s = c // 13
+    red = s == 1 or s == 2
+    worry = rules[R_WORRY] != 0
+    for t in range(4):
+        if t == s:
+            continue
+        f = st[FND0 + t]
+        tred = t == 1 or t == 2
+        if tred == red:
+            if worry and r > f + 3:
+                return False
+        else:
+            if r > f + (2 if worry else 1):
+                return False
+    return True
+
+
+@njit(inline="always")
+def _turn(st, i):
+    """Turn up the top card of pile i if it is face down (automatic in Klondike)."""
+    L = st[LEN0 + i]
+    if L > 0 and st[DOWN0 + i] >= L:
+        st[DOWN0 + i] = L - 1
+
+
+@njit(inline="always")
+def _norm_ptr(mask, q):
+    """Talon pointer after the waste top at index q left: next remaining card below it."""
+    j = q - 1
+    while j >= 0:
+        if (mask >> j) & 1:
+            return j + 1
+        j -= 1
+    return 0
+
+
+@njit
+def _log(log, n, typ, src, dst, card, count):
+    if n < log.shape[0]:
+        log[n, 0] = typ
+        log[n, 1] = src
+        log[n, 2] = dst
+        log[n, 3] = card
+        log[n, 4] = count
+    return n + 1
+
+
+@njit
+def _log_draws_to(st, talon, ntalon, rules, target, log, n):
+    """Log the draws (and redeal) that bring talon[target] to the waste top."""
+    p = st[TPTR]
+    mask = st[TMASK]
+    k = rules[R_DRAW]
+    guard = 0
+    while not (p > 0 and p - 1 == target):
+        cnt = 0
+        last = -1
+        for i in range(p, ntalon):
+            if (mask >> i) & 1:
+                cnt += 1
+                last = i
+                if cnt == k:
+                    break
+        if cnt == 0:
+            n = _log(log, n, LOG_REDEAL, LOC_WASTE, LOC_STOCK, -1, 0)
+            p = 0
+        else:
+            n = _log(log, n, LOG_DRAW, LOC_STOCK, LOC_WASTE, -1, cnt)
+            p = last + 1
+        guard += 1
+        if guard > 4 * ntalon + 4:
+            return -1  # unreachable target: a kernel bug, caught by the caller
+    return n
+
+
+@njit
+def apply_move(st, m, talon, ntalon, rules, log, n, dolog):
+    """Apply move m to st in place; returns the new log length (or -1 on a bug)."""
+    kind = m & 15
+    a = (m >> 4) & 255
+    b = (m >> 12) & 15
+    cnt = (m >> 16) & 255
+    if kind == K_TAB_FND:
+        L = st[LEN0 + a]
+        c = st[P0 + a * CAP + L - 1]
+        st[LEN0 + a] = L - 1
+        _turn(st, a)
+        st[FND0 + c // 13] += 1
+        if dolog:
+            n = _log(log, n, LOG_MOVE, a, LOC_FND + c // 13, c, 1)
+    elif kind == K_TALON_FND or kind == K_TALON_TAB:
+        if dolog:
+            n = _log_draws_to(st, talon, ntalon, rules, a, log, n)
+            if n < 0:
+                return -1
+        c = talon[a]
+        mask = st[TMASK] & ~(1 << a)
+        st[TMASK] = mask
+        st[TPTR] = _norm_ptr(mask, a)
+        if (m >> 24) & 1 and rules[R_MAXRED] >= 0:
+            st[REDEALS] += 1
+        if kind == K_TALON_FND:
+            st[FND0 + c // 13] += 1
+            if dolog:
+                n = _log(log, n, LOG_MOVE, LOC_WASTE, LOC_FND + c // 13, c, 1)
+        else:
+            L = st[LEN0 + b]
+            st[P0 + b * CAP + L] = c
+            st[LEN0 + b] = L + 1
+            if dolog:
+                n = _log(log, n, LOG_MOVE, LOC_WASTE, b, c, 1)
+    elif kind == K_TAB_TAB:
+        La = st[LEN0 + a]
+        Lb = st[LEN0 + b]
+        start = La - cnt
+        if dolog:
+            n = _log(log, n, LOG_MOVE, a, b, st[P0 + a * CAP + start], cnt)
+        for j in range(cnt):
+            st[P0 + b * CAP + Lb + j] = st[P0 + a * CAP + start + j]
+        st[LEN0 + b] = Lb + cnt
+        st[LEN0 + a] = start
+        _turn(st, a)
+    else:  # K_FND_TAB
+        f = st[FND0 + a]
+        c = a * 13 + f - 1
+        st[FND0 + a] = f - 1
+        L = st[LEN0 + b]
+        st[P0 + b * CAP + L] = c
+        st[LEN0 + b] = L + 1
+        if dolog:
+            n = _log(log, n, LOG_MOVE, LOC_FND + a, b, c, 1)
+    return n
+
+
+@njit
+def play_safe(st, talon, ntalon, rules, log, n, dolog):
+    """Play every provably safe card to its foundation, repeatedly (see is_safe).
+
+    Only pile tops: playing a talon card moves the talon pointer, which changes which
+    cards later draws reach, except with draw 1 and unlimited passes, where every talon
+    card is always reachable; then talon cards are included.
+    """
+    npiles = rules[R_NPILES]
+    talon_too = rules[R_DRAW] == 1 and rules[R_MAXRED] < 0
+    changed = True
+    while changed:
+        changed = False
+        for i in range(npiles):
+            L = st[LEN0 + i]
+            if L > 0:
+                c = st[P0 + i * CAP + L - 1]
+                if st[FND0 + c // 13] == c % 13 and is_safe(st, c, rules):
+                    n = apply_move(st, np.int64(K_TAB_FND | (i << 4)), talon, ntalon, rules, log, n, dolog)
+                    changed = True
+        if talon_too:
+            mask = st[TMASK]
+            for t in range(ntalon):
+                if (mask >> t) & 1:
+                    c = talon[t]
+                    if st[FND0 + c // 13] == c % 13 and is_safe(st, c, rules):
+                        n = apply_move(st, np.int64(K_TALON_FND | (t << 4)), talon, ntalon, rules, log, n, dolog)
+                        if n < 0:
+                            return n
+                        mask = st[TMASK]
+                        changed = True
+    return n
+
+
+@njit
+def is_won(st, rules):
+    r = rules[R_RANKS]
+    return st[FND0] == r and st[FND0 + 1] == r and st[FND0 + 2] == r and st[FND0 + 3] == r
+
+
+@njit(inline="always")
+def _push(moves, n, m):
+    moves[n] = m
+    return n + 1
+
+
+@njit
+def gen_moves(st, talon, ntalon, rules, moves, n0):
+    """Write the moves of st into moves[n0:], best first; return the new end.
+
+    With R_PRUNE set (search), these proven reductions apply:
+    - a partial face-up run moves only if the card it uncovers can then go to its
+      foundation (Solvitaire; otherwise the same play is available with the twin
+      card of the same colour and rank, up to symmetry);
+    - a pile with no face-down cards is never moved whole into an empty pile (it would
+      give the same table with the piles swapped);
+    - a card is never worried back if it would at once be safe to play up again.
+    Without R_PRUNE every legal move is listed (differential tests, perft).
+    """
+    npiles = rules[R_NPILES]
+    ranks = rules[R_RANKS]
+    prune = rules[R_PRUNE] != 0
+    n = n0
+    # 1. pile tops to foundations
+    for i in range(npiles):
+        L = st[LEN0 + i]
+        if L > 0:
+            c = st[P0 + i * CAP + L - 1]
+            if st[FND0 + c // 13] == c % 13:
+                score = 1000 + 10 * st[DOWN0 + i]
+                n = _push(moves, n, (np.int64(score) << 32) | K_TAB_FND | (i << 4))
+    # 2. runs between piles
+    for i in range(npiles):
+        L = st[LEN0 + i]
+        d = st[DOWN0 + i]
+        for s in range(d, L):
+            c = st[P0 + i * CAP + s]
+            cnt = L - s
+            partial = s > d
+            if partial and prune:
+                u = st[P0 + i * CAP + s - 1]
+                if st[FND0 + u // 13] != u % 13:
+                    continue
+            for j in range(npiles):
+                if j == i:
+                    continue
+                Lj = st[LEN0 + j]
+                if Lj == 0:
+                    if c % 13 + 1 != ranks:
+                        continue
+                    if prune and s == 0:
+                        continue
+                else:
+                    if not _builds_on(c, st[P0 + j * CAP + Lj - 1]):
+                        continue
+                if partial:
+                    score = 900
+                elif d > 0:
+                    score = 800 + 10 * d
+                elif Lj > 0:
+                    score = 300  # empties a pile
+                else:
+                    score = 100
+                n = _push(moves, n, (np.int64(score) << 32) | K_TAB_TAB | (i << 4) | (j << 12) | (cnt << 16))
+    # 3. talon cards (stock macro-moves)
+    mask = st[TMASK]
+    if mask != 0:
+        k = rules[R_DRAW]
+        ptr = st[TPTR]
+        reached = 0
+        cnt = 0
+        last = -1
+        if ptr > 0:
+            reached |= 1 << (ptr - 1)
+        for t in range(ptr, ntalon):
+            if (mask >> t) & 1:
+                cnt += 1
+                last = t
+                if cnt % k == 0:
+                    reached |= 1 << t
+        if last >= 0:
+            reached |= 1 << last
+        again = 0
+        maxred = rules[R_MAXRED]
+        if maxred < 0 or st[REDEALS] < maxred:
+            cnt = 0
+            last = -1
+            for t in range(ntalon):
+                if (mask >> t) & 1:
+                    cnt += 1
+                    last = t
+                    if cnt % k == 0:
+                        again |= 1 << t
+            if last >= 0:
+                again |= 1 << last
+            again &= ~reached
+        for t in range(ntalon):
+            bit = 1 << t
+            if (reached | again) & bit:
+                flag = np.int64(1 << 24) if again & bit else np.int64(0)
+                c = talon[t]
+                dist = t - ptr if t >= ptr else t + ntalon
+                if st[FND0 + c // 13] == c % 13:
+                    score = 700 - dist
+                    n = _push(moves, n, (np.int64(score) << 32) | flag | K_TALON_FND | (t << 4))
+                for j in range(npiles):
+                    Lj = st[LEN0 + j]
+                    if Lj == 0:
+                        ok = c % 13 + 1 == ranks
+                    else:
+                        ok = _builds_on(c, st[P0 + j * CAP + Lj - 1])
+                    if ok:
+                        score = 600 - dist
+                        n = _push(moves, n, (np.int64(score) << 32) | flag | K_TALON_TAB | (t << 4) | (j << 12))
+    # 4. worry-back: foundation tops to piles
+    if rules[R_WORRY] != 0:
+        for s in range(4):
+            f = st[FND0 + s]
+            if f == 0:
+                continue
+            c = s * 13 + f - 1
+            if prune:
+                st[FND0 + s] = f - 1
+                safe = is_safe(st, c, rules)
+                st[FND0 + s] = f
+                if safe:
+                    continue
+            for j in range(npiles):
+                Lj = st[LEN0 + j]
+                if Lj == 0:
+                    ok = f == ranks
+                else:
+                    ok = _builds_on(c, st[P0 + j * CAP + Lj - 1])
+                if ok:
+                    n = _push(moves, n, (np.int64(50) << 32) | K_FND_TAB | (s << 4) | (j << 12))
+    # best first: insertion sort by score, descending (stable for equal scores)
+    for x in range(n0 + 1, n):
+        m = moves[x]
+        y = x - 1
+        while y >= n0 and (moves[y] >> 32) < (m >> 32):
+            moves[y + 1] = moves[y]
+            y -= 1
+        moves[y + 1] = m
+    return n
+
+
+@njit
+def pack_key(st, rules, key, codes):
+    """Write the canonical 24-byte key of st into key[0:3] (layout in module doc)."""
+    npiles = rules[R_NPILES]
+    for i in range(7):
+        codes[i] = np.uint64(0)
+    for i in range(npiles):
+        L = st[LEN0 + i]
+        if L == 0:
+            continue
+        d = st[DOWN0 + i]
+        base = st[P0 + i * CAP + d]
+        u = L - d
+        run = np.uint64(1) << np.uint64(u - 1)
+        for j in range(1, u):
+            s = st[P0 + i * CAP + d + j] // 13
+            if s >= 2:
+                run |= np.uint64(1) << np.uint64(j - 1)
+        codes[i] = np.uint64(d) | (np.uint64(base) << np.uint64(3)) | (run << np.uint64(9))
+    # sort the codes of piles without face-down cards among their own slots
+    for x in range(npiles):
+        if codes[x] & np.uint64(7) != np.uint64(0):
+            continue
+        for y in range(x + 1, npiles):
+            if codes[y] & np.uint64(7) != np.uint64(0):
+                continue
+            if codes[y] < codes[x]:
+                tmp = codes[x]
+                codes[x] = codes[y]
+                codes[y] = tmp
+    key[0] = np.uint64(0)
+    key[1] = np.uint64(0)
+    key[2] = np.uint64(0)
+    for i in range(7):
+        _put(key, 22 * i, 22, codes[i])
+    ptr = st[TPTR]
+    if rules[R_DRAW] == 1 and rules[R_MAXRED] < 0:
+        ptr = 0
+    _put(key, 154, 24, np.uint64(st[TMASK]))
+    _put(key, 178, 5, np.uint64(ptr))
+    _put(key, 183, 3, np.uint64(st[REDEALS]))
+    key[2] |= np.uint64(1) << np.uint64(63)
+
+
+@njit(inline="always")
+def _put(key, off, width, v):
+    w = off >> 6
+    sh = off & 63
+    key[w] |= v << np.uint64(sh)
+    if sh + width > 64:
+        key[w + 1] |= v >> np.uint64(64 - sh)
+
+
+@njit
+def search_init(states, moves, lstart, lend, lnext, ctr, root, talon, ntalon, rules,
+                table, ttctr, touched, key, codes):
+    """Set up level 0 from root (with its safe moves played).  Returns the status."""
+    for x in range(SLEN):
+        states[0, x] = root[x]
+    dummy = np.zeros((0, 5), dtype=np.int32)
+    if rules[R_PRUNE]:
+        play_safe(states[0], talon, ntalon, rules, dummy, 0, False)
+    ctr[C_NODES] = 1
+    ctr[C_DEPTH] = 0
+    if is_won(states[0], rules):
+        ctr[C_STATUS] = ST_WON
+        return ST_WON
+    pack_key(states[0], rules, key, codes)
+    tt_insert(table, key, ttctr, touched)
+    lstart[0] = 0
+    lnext[0] = 0
+    lend[0] = gen_moves(states[0], talon, ntalon, rules, moves, 0)
+    ctr[C_STATUS] = ST_RUNNING
+    return ST_RUNNING
+
+
+@njit
+def search_run(states, moves, lstart, lend, lnext, ctr, talon, ntalon, rules,
+               table, ttctr, touched, key, codes, budget):
+    """Depth-first search with an explicit stack; resumable.
+
+    Runs until won, exhausted (lost), a table/stack is full (memory), or ``budget``
+    more nodes were expanded (paused: call again to continue).  A node is a state
+    entered for the first time.  Every entered state is stored in the transposition
+    table, and a state already stored is skipped: this is exact for a reachability
+    question (no depth limit), because whatever the stored state leads to is being or
+    has been searched.
+    """
+    dummy = np.zeros((0, 5), dtype=np.int32)
+    maxd = states.shape[0] - 1
+    d = ctr[C_DEPTH]
+    stop = ctr[C_NODES] + budget
+    while True:
+        if lnext[d] >= lend[d]:
+            if d == 0:
+                ctr[C_STATUS] = ST_LOST
+                break
+            d -= 1
+            continue
+        m = moves[lnext[d]]
+        lnext[d] += 1
+        child = states[d + 1]
+        parent = states[d]
+        for x in range(SLEN):
+            child[x] = parent[x]
+        apply_move(child, m, talon, ntalon, rules, dummy, 0, False)
+        play_safe(child, talon, ntalon, rules, dummy, 0, False)
+        pack_key(child, rules, key, codes)
+        r = tt_insert(table, key, ttctr, touched)
+        if r == 0:
+            continue
+        if r < 0:
+            ctr[C_STATUS] = ST_MEMORY
+            break
+        ctr[C_NODES] += 1
+        if is_won(child, rules):
+            d += 1
+            ctr[C_STATUS] = ST_WON
+            break
+        if d + 1 >= maxd or lend[d] + MAX_MOVES_PER_NODE > moves.shape[0]:
+            ctr[C_STATUS] = ST_MEMORY
+            break
+        d += 1
+        lstart[d] = lend[d - 1]
+        lnext[d] = lstart[d]
+        lend[d] = gen_moves(child, talon, ntalon, rules, moves, lstart[d])
+        if ctr[C_NODES] >= stop:
+            ctr[C_STATUS] = ST_PAUSED
+            break
+    ctr[C_DEPTH] = d
+    return ctr[C_STATUS]
+
+
+@njit
+def expand_line(root, path, talon, ntalon, rules, log):
+    """Replay the chosen macro moves from root, logging atomic moves; returns count.
+
+    The safe foundation plays done automatically during search are logged as moves
+    of their own, so the line is complete for a person (and for the reference engine).
+    """
+    st = root.copy()
+    n = 0
+    if rules[R_PRUNE]:
+        n = play_safe(st, talon, ntalon, rules, log, n, True)
+    for x in range(path.shape[0]):
+        n = apply_move(st, path[x], talon, ntalon, rules, log, n, True)
+        if n < 0:
+            return -1
+        if rules[R_PRUNE]:
+            n = play_safe(st, talon, ntalon, rules, log, n, True)
+            if n < 0:
+                return -1
+    return n
+
+
+@njit
+def successors(root, talon, ntalon, rules, out):
+    """All children of root by one move (no safe plays): rows of out; returns count."""
+    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
+    dummy = np.zeros((0, 5), dtype=np.int32)
+    n = gen_moves(root, talon, ntalon, rules, moves, 0)
+    for x in range(n):
+        for y in range(SLEN):
+            out[x, y] = root[y]
+        apply_move(out[x], moves[x], talon, ntalon, rules, dummy, 0, False)
+    return n
+
+
+@njit
+def perft(root, talon, ntalon, rules, depth):
+    """Number of move sequences of length ``depth`` (no table, no safe plays)."""
+    if depth == 0:
+        return 1
+    states = np.empty((depth + 1, SLEN), dtype=np.int32)
+    moves = np.empty(MAX_MOVES_PER_NODE * (depth + 1), dtype=np.int64)
+    lend = np.zeros(depth + 1, dtype=np.int64)
+    lnext = np.zeros(depth + 1, dtype=np.int64)
+    dummy = np.zeros((0, 5), dtype=np.int32)
+    for x in range(SLEN):
+        states[0, x] = root[x]
+    lnext[0] = 0
+    lend[0] = gen_moves(states[0], talon, ntalon, rules, moves, 0)
+    total = 0
+    d = 0
+    while True:
+        if lnext[d] >= lend[d]:
+            if d == 0:
+                break
+            d -= 1
+            continue
+        m = moves[lnext[d]]
+        lnext[d] += 1
+        if d + 1 == depth:
+            total += 1
+            continue
+        for x in range(SLEN):
+            states[d + 1, x] = states[d, x]
+        apply_move(states[d + 1], m, talon, ntalon, rules, dummy, 0, False)
+        d += 1
+        lnext[d] = lend[d - 1]
+        lend[d] = gen_moves(states[d], talon, ntalon, rules, moves, lnext[d])
+    return total

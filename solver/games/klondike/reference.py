@@ -1,0 +1,406 @@
+"""The Klondike reference engine: the project's judge.
+
+Plain, slow and obviously correct on purpose.  It shares no move-generation code with
+the numba kernel: the kernel's winning lines are replayed here (``verify_win``), its
+moves are compared with ``legal_moves`` and its stock macro-moves with
+``macro_successors``; ``solve_exhaustive`` is the brute force for tiny reduced decks.
+
+Every rule lives in one place, ``why_illegal``.  ``legal_moves`` only lists candidate
+moves and keeps those ``why_illegal`` accepts, and ``apply_move`` refuses what it
+refuses, so the list of legal moves and the moves that can be played cannot disagree.
+
+Rules (the highest rank of the deck, ``position.ranks``, plays the King's role):
+- tableau: build down in alternating colours; any face-up run that is a valid sequence
+  may move; only a King-headed run (or a single King) into an empty pile; a face-down
+  card is turned up as soon as it is uncovered;
+- foundations F1..F4 (Clubs, Diamonds, Hearts, Spades) by suit from the Ace; with
+  ``rules.worry_back`` a foundation's top card may go back to the tableau;
+- stock: a draw turns ``min(rules.draw, len(stock))`` cards one at a time, ``stock[-1]``
+  first, so the last card turned is the new waste top; when the stock is empty the
+  waste may be turned over into the stock (a redeal) if passes are unlimited or
+  ``redeals < passes - 1``.  Turning over reverses the waste, so the cards come out in
+  the same order as in the previous pass.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ...cards import SUIT_NAMES, Card
+from ...moves import Move
+from .position import KlondikePosition, KlondikeRules, PositionError
+
+
+class IllegalMove(ValueError):
+    """A move that the rules do not allow in the given position (``reason`` says why)."""
+
+    def __init__(self, move: Move, reason: str) -> None:
+        super().__init__(f"{move}: {reason}")
+        self.move = move
+        self.reason = reason
+
+    def __reduce__(self):  # keep it picklable (e.g. across worker processes)
+        return (IllegalMove, (self.move, self.reason))
+
+
+class ReplayError(ValueError):
+    """A move list that does not replay (or does not win).
+
+    ``number`` is the 1-based number of the failing move (None if no single move is
+    to blame) and ``move`` that move.
+    """
+
+    def __init__(self, message: str, number: int | None = None, move: Move | None = None) -> None:
+        super().__init__(message)
+        self.number = number
+        self.move = move
+
+    def __reduce__(self):
+        return (ReplayError, (str(self), self.number, self.move))
+
+
+# ---------------------------------------------------------------------------
+# Small helpers
+
+
+def _tableau_index(position: KlondikePosition, name: str) -> int | None:
+    """``T1``..``Tn`` -> 0..n-1 for the piles this position has, else None."""
+    if len(name) >= 2 and name[0] == "T" and name[1:].isdigit():
+        i = int(name[1:]) - 1
+        if 0 <= i < len(position.tableau):
+            return i
+    return None
+
+
+def _foundation_suit(name: str) -> int | None:
+    """``F1``..``F4`` -> suit 0..3 (C, D, H, S), else None."""
+    if name in ("F1", "F2", "F3", "F4"):
+        return int(name[1]) - 1
+    return None
+
+
+def _builds_on(card: Card, under: Card) -> bool:
+    """May ``card`` lie on ``under`` in the tableau (one rank lower, other colour)?"""
+    return card.rank == under.rank - 1 and card.red != under.red
+
+
+def _is_sequence(cards: list[Card]) -> bool:
+    return all(_builds_on(upper, lower) for lower, upper in zip(cards, cards[1:]))
+
+
+def _fits_on_pile(card: Card, pile: list[Card], ranks: int) -> str | None:
+    """Why ``card`` (the bottom card of what moves) may not go onto tableau ``pile``."""
+    if not pile:
+        if card.rank != ranks:
+            return f"only a {'King' if ranks == 13 else f'rank-{ranks} card'} may go to an empty pile"
+        return None
+    if not _builds_on(card, pile[-1]):
+        return f"{card} does not build down in alternating colours on {pile[-1]}"
+    return None
+
+
+def _redeal_allowed(position: KlondikePosition, rules: KlondikeRules) -> bool:
+    return rules.passes is None or position.redeals < rules.passes - 1
+
+
+# ---------------------------------------------------------------------------
+# The rules
+
+
+def why_illegal(position: KlondikePosition, rules: KlondikeRules, move: Move) -> str | None:
+    """None if ``move`` is legal in ``position``, else the reason it is not."""
+    src, dst, card, count = move.src, move.dst, move.card, move.count
+
+    if src == "stock":
+        if dst != "waste":
+            return "stock cards can only be turned onto the waste"
+        if card is not None:
+            return "a draw names no card"
+        if not position.stock:
+            return "the stock is empty"
+        expected = min(rules.draw, len(position.stock))
+        if count != expected:
+            return f"a draw now turns {expected} card(s), not {count}"
+        return None
+
+    if src == "waste" and dst == "stock":
+        if card is not None or count != 0:
+            return "a redeal names no card and has count 0"
+        if position.stock:
+            return "the stock is not empty yet"
+        if not position.waste:
+            return "the waste is empty"
+        if not _redeal_allowed(position, rules):
+            return f"no redeal left ({rules.passes} pass(es) allowed, {position.redeals} redeal(s) done)"
+        return None
+
+    if card is None:
+        return "a card move must name its card"
+    if count < 1:
+        return f"a card move moves at least 1 card, not {count}"
+
+    # Where the cards come from.
+    src_pile = _tableau_index(position, src)
+    src_suit = _foundation_suit(src)
+    if src == "waste":
+        if not position.waste:
+            return "the waste is empty"
+        if card != position.waste[-1]:
+            return f"{card} is not the waste top card ({position.waste[-1]} is)"
+        if count != 1:
+            return "only one waste card moves at a time"
+    elif src_pile is not None:
+        pile = position.tableau[src_pile]
+        face_up = len(pile) - position.face_down[src_pile]
+        if count > face_up:
+            return f"{src} has only {face_up} face-up card(s), cannot move {count}"
+        if pile[-count] != card:
+            return f"{card} is not the bottom card of the top {count} card(s) of {src}"
+        if not _is_sequence(pile[-count:]):
+            return f"the cards from {card} up in {src} are not a built sequence"
+    elif src_suit is not None:
+        if not rules.worry_back:
+            return "cards may not come back from the foundations (worry-back is off)"
+        height = position.foundations[src_suit]
+        if height == 0:
+            return f"{src} is empty"
+        if card != Card(height, src_suit):
+            return f"{card} is not the top card of {src}"
+        if count != 1:
+            return "one foundation card moves at a time"
+    else:
+        return f"no pile {src!r} to move cards from"
+
+    # Where they go.
+    dst_pile = _tableau_index(position, dst)
+    dst_suit = _foundation_suit(dst)
+    if dst_suit is not None:
+        if src_suit is not None:
+            return "a foundation card may only go back to the tableau"
+        if count != 1:
+            return "cards go to a foundation one at a time"
+        if card.suit != dst_suit:
+            return f"{dst} holds {SUIT_NAMES[dst_suit]}, not {card}"
+        if card.rank != position.foundations[dst_suit] + 1:
+            return f"{card} does not follow the {position.foundations[dst_suit]} card(s) on {dst}"
+        return None
+    if dst_pile is not None:
+        if dst == src:
+            return "cards cannot move onto their own pile"
+        return _fits_on_pile(card, position.tableau[dst_pile], position.ranks)
+    return f"no pile {dst!r} to move cards to"
+
+
+def _candidate_moves(position: KlondikePosition, rules: KlondikeRules) -> list[Move]:
+    """Every move worth asking ``why_illegal`` about (a superset of the legal moves)."""
+    tableau_names = [f"T{i + 1}" for i in range(len(position.tableau))]
+    foundation_names = ["F1", "F2", "F3", "F4"]
+    candidates = [
+        Move("stock", "waste", None, min(rules.draw, len(position.stock))),
+        Move("waste", "stock", None, 0),
+    ]
+    if position.waste:
+        for dst in foundation_names + tableau_names:
+            candidates.append(Move("waste", dst, position.waste[-1], 1))
+    for i, pile in enumerate(position.tableau):
+        for count in range(1, len(pile) - position.face_down[i] + 1):
+            for dst in foundation_names + tableau_names:
+                candidates.append(Move(tableau_names[i], dst, pile[-count], count))
+    for suit, height in enumerate(position.foundations):
+        if height:
+            for dst in tableau_names:
+                candidates.append(Move(foundation_names[suit], dst, Card(height, suit), 1))
+    return candidates
+
+
+def legal_moves(position: KlondikePosition, rules: KlondikeRules) -> list[Move]:
+    """All legal atomic moves, in a fixed order: draw, redeal, waste, tableau, foundation."""
+    return [m for m in _candidate_moves(position, rules) if why_illegal(position, rules, m) is None]
+
+
+def apply_move(position: KlondikePosition, rules: KlondikeRules, move: Move) -> KlondikePosition:
+    """The position after ``move``; raises IllegalMove (with the reason) if it is not legal."""
+    reason = why_illegal(position, rules, move)
+    if reason is not None:
+        raise IllegalMove(move, reason)
+    new = position.copy()
+    if move.is_draw:
+        for _ in range(move.count):  # one at a time: stock[-1] is turned first
+            new.waste.append(new.stock.pop())
+        return new
+    if move.is_redeal:
+        new.stock = new.waste[::-1]  # the first card turned last pass comes out first again
+        new.waste = []
+        if rules.passes is not None:  # with unlimited passes the count is meaningless: keep 0
+            new.redeals += 1
+        return new
+
+    # Take the cards off their pile.
+    if move.src == "waste":
+        moving = [new.waste.pop()]
+    elif move.src.startswith("T"):
+        i = _tableau_index(new, move.src)
+        moving = new.tableau[i][-move.count:]
+        del new.tableau[i][-move.count:]
+        # Turn up a face-down card that is now uncovered.
+        if new.face_down[i] == len(new.tableau[i]) and new.face_down[i] > 0:
+            new.face_down[i] -= 1
+    else:
+        suit = _foundation_suit(move.src)
+        moving = [Card(new.foundations[suit], suit)]
+        new.foundations[suit] -= 1
+
+    # Put them down.
+    suit = _foundation_suit(move.dst)
+    if suit is not None:
+        new.foundations[suit] += 1
+    else:
+        new.tableau[_tableau_index(new, move.dst)].extend(moving)
+    return new
+
+
+# ---------------------------------------------------------------------------
+# Replaying move lists
+
+
+def replay(position: KlondikePosition, rules: KlondikeRules, moves: list[Move]) -> KlondikePosition:
+    """Play ``moves`` from ``position``; ReplayError names the first bad move (1-based)."""
+    try:
+        position.validate()
+    except PositionError as e:
+        raise ReplayError(f"the start position is not a Klondike position: {e}") from None
+    for number, move in enumerate(moves, 1):
+        try:
+            position = apply_move(position, rules, move)
+        except IllegalMove as e:
+            raise ReplayError(f"move {number} ({move}) is illegal: {e.reason}", number, move) from None
+    return position
+
+
+def verify_win(position: KlondikePosition, rules: KlondikeRules, moves: list[Move]) -> None:
+    """Raise ReplayError unless ``moves`` replay from ``position`` to a won game."""
+    final = replay(position, rules, moves)
+    if not final.is_won():
+        on = ", ".join(f"F{s + 1}={n}" for s, n in enumerate(final.foundations))
+        raise ReplayError(
+            f"all {len(moves)} moves replay but the game is not won (foundations {on} of {final.ranks})"
+        )
+
+
+# ---------------------------------------------------------------------------
+# Stock macro-moves
+
+
+def _stock_move(position: KlondikePosition, rules: KlondikeRules) -> Move | None:
+    """The one stock action available: a draw if the stock has cards, else a redeal."""
+    if position.stock:
+        return Move("stock", "waste", None, min(rules.draw, len(position.stock)))
+    if position.waste and _redeal_allowed(position, rules):
+        return Move("waste", "stock", None, 0)
+    return None
+
+
+def macro_moves(position: KlondikePosition, rules: KlondikeRules) -> dict[KlondikePosition, list[Move]]:
+    """Each macro successor with one move sequence that reaches it (see macro_successors)."""
+    found: dict[KlondikePosition, list[Move]] = {}
+
+    # 1. Exactly one non-stock move (this includes playing the current waste top).
+    for move in legal_moves(position, rules):
+        if not (move.is_draw or move.is_redeal):
+            found.setdefault(apply_move(position, rules, move), [move])
+
+    # 2. Stock actions, then play the waste top: each card only the first time it
+    #    becomes the waste top; stop when the talon comes back to a configuration
+    #    already seen (or no stock action is left).
+    def talon(p: KlondikePosition) -> tuple:
+        return (tuple(p.stock), tuple(p.waste), p.redeals)
+
+    seen = {talon(position)}
+    used_tops: set[Card] = set()
+    current, path = position, []
+    while (stock_move := _stock_move(current, rules)) is not None:
+        current = apply_move(current, rules, stock_move)
+        path = path + [stock_move]
+        if talon(current) in seen:
+            break
+        seen.add(talon(current))
+        if not current.waste or current.waste[-1] in used_tops:
+            continue
+        used_tops.add(current.waste[-1])
+        for move in legal_moves(current, rules):
+            if move.src == "waste" and not move.is_redeal:
+                found.setdefault(apply_move(current, rules, move), path + [move])
+    return found
+
+
+def macro_successors(position: KlondikePosition, rules: KlondikeRules) -> set[KlondikePosition]:
+    """Positions reachable by one non-stock move, or by one or more stock actions
+    (draws/redeals) followed by playing the waste top to a foundation or the tableau.
+
+    Drawing alone does not make a successor.  While drawing, each talon card counts
+    only the first time it becomes the waste top (the current waste top is not
+    "used" before drawing: it may come round again in another talon configuration).
+    """
+    return set(macro_moves(position, rules))
+
+
+def describe(moves: list[Move]) -> str:
+    """Short text for a macro move: ``[3 draws, redeal, 1 draw] 7C: waste -> T2``."""
+    *stock_moves, last = moves
+    parts: list[str] = []
+    for m in stock_moves:
+        if m.is_redeal:
+            parts.append("redeal")
+        elif parts and parts[-1].endswith(("draw", "draws")):
+            n = int(parts[-1].split()[0]) + 1
+            parts[-1] = f"{n} draws"
+        else:
+            parts.append("1 draw")
+    prefix = f"[{', '.join(parts)}] " if parts else ""
+    return prefix + str(last)
+
+
+def perft(position: KlondikePosition, rules: KlondikeRules, depth: int) -> int:
+    """Number of macro-successor sequences of length ``depth`` (no transpositions)."""
+    if depth == 0:
+        return 1
+    return sum(perft(s, rules, depth - 1) for s in macro_successors(position, rules))
+
+
+def perft_divide(position: KlondikePosition, rules: KlondikeRules, depth: int) -> dict[str, int]:
+    """perft split by first macro move (keyed by ``describe``), for failure messages."""
+    if depth < 1:
+        raise ValueError("perft_divide needs depth >= 1")
+    return {
+        describe(moves): perft(successor, rules, depth - 1)
+        for successor, moves in macro_moves(position, rules).items()
+    }
+
+
+# ---------------------------------------------------------------------------
+# Brute force
+
+
+def solve_exhaustive(
+    position: KlondikePosition, rules: KlondikeRules, max_states: int = 1_000_000
+) -> bool | None:
+    """Breadth-first search over every atomic move, no pruning.
+
+    True if a won position is reachable, False if not, None if more than
+    ``max_states`` distinct positions would have to be visited.
+    """
+    seen = {position.key()}
+    queue = deque([position])
+    while queue:
+        current = queue.popleft()
+        if current.is_won():
+            return True
+        for move in legal_moves(current, rules):
+            nxt = apply_move(current, rules, move)
+            key = nxt.key()
+            if key not in seen:
+                if len(seen) >= max_states:
+                    return None
+                seen.add(key)
+                queue.append(nxt)
+    return False

@@ -1,0 +1,94 @@
+"""Klondike's adapter between the generic search driver and its numba kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...moves import Move
+from ...result import LOST, MEMORY_LIMIT, WON
+from ...search import table_for, workspace_for
+from . import kernel as K
+from .codec import decode, encode, log_to_moves, rules_array
+from .position import KlondikePosition, KlondikeRules
+
+MAX_DEPTH = 60_000  # DFS levels (x 644 bytes of state each)
+MOVE_CAP = 1 << 22  # moves stacked along the current path (x 8 bytes)
+
+_STATUS = {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_PAUSED: None}
+
+
+class _Workspace:
+    def __init__(self) -> None:
+        self.states = np.zeros((MAX_DEPTH + 1, K.SLEN), dtype=np.int32)
+        self.moves = np.zeros(MOVE_CAP, dtype=np.int64)
+        self.lstart = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
+        self.lend = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
+        self.lnext = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
+        self.ctr = np.zeros(K.CTR_LEN, dtype=np.int64)
+        self.key = np.zeros(K.KEY_WORDS, dtype=np.uint64)
+        self.codes = np.zeros(8, dtype=np.uint64)
+
+
+class KlondikeSearch:
+    """One search of one position; see search.drive for the protocol."""
+
+    def __init__(self, position: KlondikePosition, rules: KlondikeRules, tt_mb: float, prune: bool = True):
+        self.position = position
+        self.rules = rules
+        self.r = rules_array(rules, position.ranks, len(position.tableau), prune)
+        self.root, self.talon, self.ntalon = encode(position, rules)
+        self.ws = workspace_for("klondike", _Workspace)
+        self.tt = table_for(tt_mb, K.KEY_WORDS)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ws.ctr[K.C_NODES])
+
+    @property
+    def stored_states(self) -> int:
+        return self.tt.count
+
+    def start(self) -> str | None:
+        w = self.ws
+        status = K.search_init(
+            w.states, w.moves, w.lstart, w.lend, w.lnext, w.ctr, self.root, self.talon, self.ntalon,
+            self.r, self.tt.table, self.tt.ctr, self.tt.touched, w.key, w.codes,
+        )
+        return WON if status == K.ST_WON else None
+
+    def run(self, budget: int) -> str | None:
+        w = self.ws
+        status = K.search_run(
+            w.states, w.moves, w.lstart, w.lend, w.lnext, w.ctr, self.talon, self.ntalon, self.r,
+            self.tt.table, self.tt.ctr, self.tt.touched, w.key, w.codes, budget,
+        )
+        return _STATUS[int(status)]
+
+    def path(self) -> np.ndarray:
+        """The macro moves from the root to the current node."""
+        w = self.ws
+        d = int(w.ctr[K.C_DEPTH])
+        return np.array([w.moves[w.lnext[x] - 1] for x in range(d)], dtype=np.int64)
+
+    def line(self) -> list[Move]:
+        path = self.path()
+        log = np.zeros((64 + 64 * (len(path) + 1) + 1024, 5), dtype=np.int32)
+        n = K.expand_line(self.root, path, self.talon, self.ntalon, self.r, log)
+        if n < 0 or n > log.shape[0]:
+            raise RuntimeError(f"kernel could not expand its own line (code {n})")
+        return log_to_moves(log[:n])
+
+
+def successors(position: KlondikePosition, rules: KlondikeRules, prune: bool = False) -> list[KlondikePosition]:
+    """The kernel's children of a position (for differential tests)."""
+    root, talon, ntalon = encode(position, rules)
+    r = rules_array(rules, position.ranks, len(position.tableau), prune)
+    out = np.zeros((K.MAX_MOVES_PER_NODE, K.SLEN), dtype=np.int32)
+    n = K.successors(root, talon, ntalon, r, out)
+    return [decode(out[x], talon, ntalon, len(position.tableau), position.ranks) for x in range(n)]
+
+
+def perft(position: KlondikePosition, rules: KlondikeRules, depth: int) -> int:
+    root, talon, ntalon = encode(position, rules)
+    r = rules_array(rules, position.ranks, len(position.tableau), False)
+    return int(K.perft(root, talon, ntalon, r, depth))

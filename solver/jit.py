@@ -1,0 +1,49 @@
+"""One place that configures numba for the whole package.
+
+numba's on-disk cache is keyed by the path and mtime of the file that defines a
+function, and it does not notice edits to callees in *other* files (measured, see
+shared/notes/numba.md).  Kernels here call the transposition table in ``tt.py``, so the
+cache directory is named after a digest of every source file of the package: any edit
+anywhere gives a fresh directory and a clean compile.  Import ``njit`` from here, never
+from numba directly, so that this runs before any jitted module is compiled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _source_digest() -> str:
+    h = hashlib.sha256()
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        h.update(str(path.relative_to(_PACKAGE)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("PATIENCE_CACHE_DIR")
+    if root:
+        base = Path(root)
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "patience-solver"
+    return base / f"numba-{numba.__version__}-{_source_digest()}"
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    numba.config.CACHE_DIR = str(cache_dir())
+
+
+def njit(fn=None, **kw):
+    """``numba.njit`` with the project's defaults: cached, GIL released."""
+    kw.setdefault("cache", True)
+    kw.setdefault("nogil", True)
+    if fn is None:
+        return lambda f: numba.njit(**kw)(f)
+    return numba.njit(**kw)(fn)

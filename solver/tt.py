@@ -1,0 +1,136 @@
+"""Transposition table: an exact-key, open-addressing hash set of packed states.
+
+Why exact keys: a table that prunes on a hash alone (or on a truncated key, as chess
+engines may afford to) can call a winnable deal "lost" when two states collide.  Here a
+state is pruned ONLY when all ``width`` words of its packed key equal a stored entry, so
+the table never changes a verdict; it only avoids searching a state twice.
+
+Layout, one row of ``table`` per slot (``width`` uint64 words, 8*width bytes):
+
+    | word      | content                                              |
+    |-----------|------------------------------------------------------|
+    | 0..w-1    | the packed canonical state, as the game's kernel     |
+    |           | packs it; every game sets a marker bit in the last   |
+    |           | word, so an all-zero last word means "empty slot"    |
+
+Probing is linear from ``hash(key) & (slots-1)``.  The hash is a fixed (unseeded)
+murmur3-style finaliser chained over the words, so node counts are deterministic.
+Counters live in a small int64 array so kernels can update them without Python:
+
+    | ctr index  | meaning                                               |
+    |------------|-------------------------------------------------------|
+    | COUNT      | entries stored this search                            |
+    | MAX_COUNT  | stored entries allowed (load factor cap): beyond it   |
+    |            | the search ends with "unknown: memory-limit"          |
+    | TOUCHED    | slots recorded in ``touched`` (may exceed its length) |
+
+Clearing: the slots written by a search are recorded in ``touched`` and zeroed again
+afterwards, so a table is reused across thousands of deals for O(entries) instead of a
+full memset; only a search that outgrew the record costs a full clear.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import njit
+
+COUNT, MAX_COUNT, TOUCHED = 0, 1, 2
+MAX_LOAD = 0.8  # linear probing degrades fast beyond this
+
+
+@njit(inline="always")
+def _mix(x):
+    x ^= x >> np.uint64(33)
+    x *= np.uint64(0xFF51AFD7ED558CCD)
+    x ^= x >> np.uint64(33)
+    x *= np.uint64(0xC4CEB9FE1A85EC53)
+    x ^= x >> np.uint64(33)
+    return x
+
+
+@njit(inline="always")
+def key_hash(key):
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(key.shape[0]):
+        h = _mix(h ^ key[w])
+    return h
+
+
+@njit
+def tt_insert(table, key, ctr, touched):
+    """Insert ``key``.  Returns 1 if new, 0 if already stored, -1 if the table is full."""
+    width = key.shape[0]
+    last = width - 1
+    mask = np.uint64(table.shape[0] - 1)
+    i = np.int64(key_hash(key) & mask)
+    while True:
+        if table[i, last] == np.uint64(0):
+            if ctr[COUNT] >= ctr[MAX_COUNT]:
+                return -1
+            for w in range(width):
+                table[i, w] = key[w]
+            ctr[COUNT] += 1
+            t = ctr[TOUCHED]
+            if t < touched.shape[0]:
+                touched[t] = i
+            ctr[TOUCHED] = t + 1
+            return 1
+        same = True
+        for w in range(width):
+            if table[i, w] != key[w]:
+                same = False
+                break
+        if same:
+            return 0
+        i = (i + 1) & np.int64(mask)
+
+
+@njit
+def tt_clear(table, ctr, touched):
+    n = ctr[TOUCHED]
+    if n <= touched.shape[0]:
+        for t in range(n):
+            i = touched[t]
+            for w in range(table.shape[1]):
+                table[i, w] = np.uint64(0)
+    else:
+        table[:, :] = np.uint64(0)
+    ctr[COUNT] = 0
+    ctr[TOUCHED] = 0
+
+
+class TranspositionTable:
+    """A reusable table of ``2**k`` slots that fits in ``megabytes``."""
+
+    def __init__(self, megabytes: float, width: int):
+        if megabytes <= 0:
+            raise ValueError("--tt-mb must be positive")
+        slot_bytes = 8 * width
+        slots = 1
+        while slots * 2 * slot_bytes <= megabytes * 2**20:
+            slots *= 2
+        if slots < 1024:
+            raise ValueError(f"--tt-mb {megabytes} is too small (needs at least {1024 * slot_bytes / 2**20:.2f})")
+        self.width = width
+        self.megabytes = megabytes
+        # np.zeros maps fresh zero pages lazily: untouched slots cost no memory.
+        self.table = np.zeros((slots, width), dtype=np.uint64)
+        self.touched = np.empty(min(slots, 1 << 24), dtype=np.int64)
+        self.ctr = np.zeros(3, dtype=np.int64)
+        self.ctr[MAX_COUNT] = int(slots * MAX_LOAD)
+
+    @property
+    def slots(self) -> int:
+        return self.table.shape[0]
+
+    @property
+    def bytes_per_entry(self) -> int:
+        return 8 * self.width
+
+    @property
+    def count(self) -> int:
+        return int(self.ctr[COUNT])
+
+    def clear(self) -> None:
+        tt_clear(self.table, self.ctr, self.touched)
