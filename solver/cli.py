@@ -85,7 +85,8 @@ def format_line(moves: list[Move]) -> list[str]:
                 j += 1
             counts = [x.count for x in moves[i:j]]
             times = f"{j - i} times" if j - i > 1 else "once"
-            out.append(f"{step:4d}. draw {times} from the stock ({sum(counts)} card{"s" if sum(counts) != 1 else ""})")
+            cards = sum(counts)
+            out.append(f"{step:4d}. draw {times} from the stock ({cards} card{'s' if cards != 1 else ''})")
             i = j
             continue
         if m.is_redeal:
@@ -169,6 +170,19 @@ def deal(game, seed, numbering, draw, passes, no_worry_back, rules_name, as_json
     else:
         click.echo(f"{g.name} #{seed} ({numbering} numbering)")
         click.echo(g.render(position))
+
+
+@main.command()
+@click.option("--max-nodes", type=int, default=None, help="Node cap per deal (default: the bench's own).")
+def bench(max_nodes):
+    """Deterministic node-count signature over fixed deals (quote it in commits)."""
+    from .bench import BENCH_MAX_NODES, run_bench
+
+    rows, total, digest = run_bench(max_nodes or BENCH_MAX_NODES)
+    for row in rows:
+        click.echo(f"{row.label:50s} {row.verdict:8s} {row.nodes:>10d} nodes {row.seconds:7.3f} s")
+    seconds = sum(r.seconds for r in rows)
+    click.echo(f"total nodes {total}  signature {digest}  time {seconds:.2f} s  ({total / seconds:,.0f} nodes/s)")
 
 
 @main.command(name="games")

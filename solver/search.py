@@ -41,6 +41,7 @@ class Kernel(Protocol):
 
     def start(self) -> str | None: ...  # verdict if decided at the root, else None
     def run(self, budget: int) -> str | None: ...  # WON / LOST / MEMORY_LIMIT or None (paused)
+    def grow(self) -> bool: ...  # after MEMORY_LIMIT: enlarge the table if allowed
     @property
     def nodes(self) -> int: ...
     def line(self) -> list[Move]: ...
@@ -99,6 +100,9 @@ def drive(kernel: Kernel, limits: Limits) -> Outcome:
         verdict = kernel.run(step)
         now = time.perf_counter()
         if verdict == MEMORY_LIMIT:
+            if kernel.grow():
+                verdict = None
+                continue
             verdict, reason = UNKNOWN, MEMORY_LIMIT
         elif verdict is None:
             if limits.timeout is not None and now - t0 >= limits.timeout:

@@ -24,12 +24,19 @@ Counters live in a small int64 array so kernels can update them without Python:
     |            | the search ends with "unknown: memory-limit"          |
     | TOUCHED    | slots recorded in ``touched`` (may exceed its length) |
 
+Growth: a table starts small and doubles (rehashing) whenever it reaches its load
+cap, up to the user's ``--tt-mb``; only a full table of that size ends a search with
+"memory-limit".  Small searches thus touch little memory (first touches of fresh pages
+cost about as much as the search itself on this machine), big ones get all of it.
+
 Clearing: the slots written by a search are recorded in ``touched`` and zeroed again
 afterwards, so a table is reused across thousands of deals for O(entries) instead of a
 full memset; only a search that outgrew the record costs a full clear.
 """
 
 from __future__ import annotations
+
+import mmap
 
 import numpy as np
 
@@ -100,25 +107,75 @@ def tt_clear(table, ctr, touched):
     ctr[TOUCHED] = 0
 
 
+def _zeroed_table(slots: int, width: int) -> np.ndarray:
+    """A lazily zeroed table backed by anonymous memory asking for huge pages.
+
+    Untouched slots cost no memory.  With 4 KB pages, first touches of a 2 GB table
+    cost more than the search itself (measured: 9.0 s against 3.8 s on a warm table
+    for 1.5 M stored states); 2 MB pages make the faults 512 times rarer.
+    """
+    nbytes = slots * width * 8
+    buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            buf.madvise(mmap.MADV_HUGEPAGE)
+        except OSError:
+            pass
+    return np.frombuffer(buf, dtype=np.uint64).reshape(slots, width)
+
+
+@njit
+def tt_rehash(old, new, ctr, touched):
+    """Insert every entry of ``old`` into the empty, larger ``new``."""
+    ctr[COUNT] = 0
+    ctr[TOUCHED] = 0
+    last = old.shape[1] - 1
+    for i in range(old.shape[0]):
+        if old[i, last] != np.uint64(0):
+            tt_insert(new, old[i], ctr, touched)
+
+
+INITIAL_MB = 24
+
+
 class TranspositionTable:
-    """A reusable table of ``2**k`` slots that fits in ``megabytes``."""
+    """A reusable table of ``2**k`` slots that grows up to ``megabytes``."""
 
     def __init__(self, megabytes: float, width: int):
         if megabytes <= 0:
             raise ValueError("--tt-mb must be positive")
-        slot_bytes = 8 * width
-        slots = 1
-        while slots * 2 * slot_bytes <= megabytes * 2**20:
-            slots *= 2
-        if slots < 1024:
-            raise ValueError(f"--tt-mb {megabytes} is too small (needs at least {1024 * slot_bytes / 2**20:.2f})")
         self.width = width
         self.megabytes = megabytes
-        # np.zeros maps fresh zero pages lazily: untouched slots cost no memory.
-        self.table = np.zeros((slots, width), dtype=np.uint64)
-        self.touched = np.empty(min(slots, 1 << 24), dtype=np.int64)
+        self.max_slots = self._slots_within(megabytes)
+        if self.max_slots < 1024:
+            raise ValueError(f"--tt-mb {megabytes} is too small (needs at least {1024 * 8 * width / 2**20:.2f})")
         self.ctr = np.zeros(3, dtype=np.int64)
-        self.ctr[MAX_COUNT] = int(slots * MAX_LOAD)
+        self._allocate(min(self.max_slots, self._slots_within(INITIAL_MB)))
+
+    def _slots_within(self, megabytes: float) -> int:
+        slots = 1
+        while slots * 2 * 8 * self.width <= megabytes * 2**20:
+            slots *= 2
+        return slots
+
+    def _allocate(self, slots: int) -> None:
+        self.table = _zeroed_table(slots, self.width)
+        self.touched = np.empty(min(slots, 1 << 24), dtype=np.int64)
+        # Grow early (probing stays short); fill the last size up to MAX_LOAD.
+        self.ctr[MAX_COUNT] = int(slots * (MAX_LOAD if slots >= self.max_slots else 0.5))
+
+    def grow(self) -> bool:
+        """Double the table (keeping its entries) if the size limit allows."""
+        if self.slots >= self.max_slots:
+            return False
+        old = self.table
+        self._allocate(self.slots * 2)
+        tt_rehash(old, self.table, self.ctr, self.touched)
+        return True
+
+    @property
+    def full(self) -> bool:
+        return self.ctr[COUNT] >= self.ctr[MAX_COUNT]
 
     @property
     def slots(self) -> int:

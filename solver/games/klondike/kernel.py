@@ -79,7 +79,7 @@ LOC_FND, LOC_STOCK, LOC_WASTE = 7, 11, 12
 # search counters
 C_NODES, C_DEPTH, C_STATUS, C_MOVETOP = 0, 1, 2, 3
 CTR_LEN = 4
-ST_RUNNING, ST_WON, ST_LOST, ST_MEMORY, ST_PAUSED = 0, 1, 2, 3, 4
+ST_RUNNING, ST_WON, ST_LOST, ST_MEMORY, ST_PAUSED, ST_STACK = 0, 1, 2, 3, 4, 5
 
 KEY_WORDS = 3
 MAX_MOVES_PER_NODE = 1024
@@ -300,6 +300,12 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
       card of the same colour and rank, up to symmetry);
     - a pile with no face-down cards is never moved whole into an empty pile (it would
       give the same table with the piles swapped);
+    - a pile with no face-down cards is moved whole onto another pile (emptying it)
+      only if a King could enter an empty pile now.  Proof: in any winning line such a
+      move can be postponed to just before a King first enters the emptied pile; the
+      moves in between never use the emptied pile, find the run's cards where they
+      were, and the covered card was not usable anyway (if the run leaves the other
+      pile meanwhile, the move is dropped altogether);
     - a card is never worried back if it would at once be safe to play up again.
     Without R_PRUNE every legal move is listed (differential tests, perft).
     """
@@ -315,40 +321,9 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
             if st[FND0 + c // 13] == c % 13:
                 score = 1000 + 10 * st[DOWN0 + i]
                 n = _push(moves, n, (np.int64(score) << 32) | K_TAB_FND | (i << 4))
-    # 2. runs between piles
-    for i in range(npiles):
-        L = st[LEN0 + i]
-        d = st[DOWN0 + i]
-        for s in range(d, L):
-            c = st[P0 + i * CAP + s]
-            cnt = L - s
-            partial = s > d
-            if partial and prune:
-                u = st[P0 + i * CAP + s - 1]
-                if st[FND0 + u // 13] != u % 13:
-                    continue
-            for j in range(npiles):
-                if j == i:
-                    continue
-                Lj = st[LEN0 + j]
-                if Lj == 0:
-                    if c % 13 + 1 != ranks:
-                        continue
-                    if prune and s == 0:
-                        continue
-                else:
-                    if not _builds_on(c, st[P0 + j * CAP + Lj - 1]):
-                        continue
-                if partial:
-                    score = 900
-                elif d > 0:
-                    score = 800 + 10 * d
-                elif Lj > 0:
-                    score = 300  # empties a pile
-                else:
-                    score = 100
-                n = _push(moves, n, (np.int64(score) << 32) | K_TAB_TAB | (i << 4) | (j << 12) | (cnt << 16))
-    # 3. talon cards (stock macro-moves)
+    # talon cards reachable as the waste top (stock macro-moves)
+    reached = 0
+    again = 0
     mask = st[TMASK]
     if mask != 0:
         k = rules[R_DRAW]
@@ -380,6 +355,58 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
             if last >= 0:
                 again |= 1 << last
             again &= ~reached
+    # Kings that could enter an empty pile now (talon, foundations, or a King-headed
+    # run over face-down cards)
+    ranks_ = rules[R_RANKS]
+    king_ready = False
+    for t in range(ntalon):
+        if (reached | again) & (1 << t) and talon[t] % 13 + 1 == ranks_:
+            king_ready = True
+    if rules[R_WORRY] != 0:
+        for s_ in range(4):
+            if st[FND0 + s_] == ranks_:
+                king_ready = True
+    for i in range(npiles):
+        d = st[DOWN0 + i]
+        if d > 0 and st[LEN0 + i] > d and st[P0 + i * CAP + d] % 13 + 1 == ranks_:
+            king_ready = True
+    # 2. runs between piles
+    for i in range(npiles):
+        L = st[LEN0 + i]
+        d = st[DOWN0 + i]
+        for s in range(d, L):
+            c = st[P0 + i * CAP + s]
+            cnt = L - s
+            partial = s > d
+            if partial and prune:
+                u = st[P0 + i * CAP + s - 1]
+                if st[FND0 + u // 13] != u % 13:
+                    continue
+            for j in range(npiles):
+                if j == i:
+                    continue
+                Lj = st[LEN0 + j]
+                if Lj == 0:
+                    if c % 13 + 1 != ranks:
+                        continue
+                    if prune and s == 0:
+                        continue
+                else:
+                    if not _builds_on(c, st[P0 + j * CAP + Lj - 1]):
+                        continue
+                    if prune and s == 0 and not king_ready:
+                        continue
+                if partial:
+                    score = 900
+                elif d > 0:
+                    score = 800 + 10 * d
+                elif Lj > 0:
+                    score = 300  # empties a pile
+                else:
+                    score = 100
+                n = _push(moves, n, (np.int64(score) << 32) | K_TAB_TAB | (i << 4) | (j << 12) | (cnt << 16))
+    # 3. talon cards
+    if mask != 0:
         for t in range(ntalon):
             bit = 1 << t
             if (reached | again) & bit:
@@ -512,8 +539,10 @@ def search_run(states, moves, lstart, lend, lnext, ctr, talon, ntalon, rules,
     """Depth-first search with an explicit stack; resumable.
 
     Runs until won, exhausted (lost), a table/stack is full (memory), or ``budget``
-    more nodes were expanded (paused: call again to continue).  A node is a state
-    entered for the first time.  Every entered state is stored in the transposition
+    more nodes were made (paused: call again to continue).  As in chess engines, a
+    node is a position made by applying a move, whether or not the table already
+    knows it (distinct positions are counted by the table).  Every entered state is
+    stored in the transposition
     table, and a state already stored is skipped: this is exact for a reachability
     question (no depth limit), because whatever the stored state leads to is being or
     has been searched.
@@ -523,6 +552,9 @@ def search_run(states, moves, lstart, lend, lnext, ctr, talon, ntalon, rules,
     d = ctr[C_DEPTH]
     stop = ctr[C_NODES] + budget
     while True:
+        if ctr[C_NODES] >= stop:
+            ctr[C_STATUS] = ST_PAUSED
+            break
         if lnext[d] >= lend[d]:
             if d == 0:
                 ctr[C_STATUS] = ST_LOST
@@ -539,26 +571,24 @@ def search_run(states, moves, lstart, lend, lnext, ctr, talon, ntalon, rules,
         play_safe(child, talon, ntalon, rules, dummy, 0, False)
         pack_key(child, rules, key, codes)
         r = tt_insert(table, key, ttctr, touched)
-        if r == 0:
-            continue
         if r < 0:
+            lnext[d] -= 1  # retried after the table has grown
             ctr[C_STATUS] = ST_MEMORY
             break
         ctr[C_NODES] += 1
+        if r == 0:
+            continue
         if is_won(child, rules):
             d += 1
             ctr[C_STATUS] = ST_WON
             break
         if d + 1 >= maxd or lend[d] + MAX_MOVES_PER_NODE > moves.shape[0]:
-            ctr[C_STATUS] = ST_MEMORY
+            ctr[C_STATUS] = ST_STACK  # final: the DFS stack is full
             break
         d += 1
         lstart[d] = lend[d - 1]
         lnext[d] = lstart[d]
         lend[d] = gen_moves(child, talon, ntalon, rules, moves, lstart[d])
-        if ctr[C_NODES] >= stop:
-            ctr[C_STATUS] = ST_PAUSED
-            break
     ctr[C_DEPTH] = d
     return ctr[C_STATUS]
 

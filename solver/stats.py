@@ -1,0 +1,62 @@
+"""Win-rate statistics: Wilson intervals with unknown deals counted both ways."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+
+
+def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (0 <= successes <= n)."""
+    if n <= 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be between 0 and n ({successes} of {n})")
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class WinRate:
+    won: int
+    lost: int
+    unknown: int
+    low: float  # lower bound: unknown counted as lost
+    high: float  # upper bound: unknown counted as won
+
+    @property
+    def n(self) -> int:
+        return self.won + self.lost + self.unknown
+
+    @property
+    def point(self) -> float:
+        """Won over decided deals (unknowns left out)."""
+        decided = self.won + self.lost
+        return self.won / decided if decided else float("nan")
+
+    def __str__(self) -> str:
+        return f"{100 * self.point:.2f}% [{100 * self.low:.2f}%, {100 * self.high:.2f}%]"
+
+
+def win_rate(won: int, lost: int, unknown: int, confidence: float = 0.95) -> WinRate:
+    """Solvitaire's convention: the interval's low end counts unknown deals as lost
+    (Wilson lower bound of won/n), its high end counts them as won (Wilson upper bound
+    of (won+unknown)/n), so an unresolved deal can never flatter the estimate."""
+    n = won + lost + unknown
+    low = wilson(won, n, confidence)[0]
+    high = wilson(won + unknown, n, confidence)[1]
+    return WinRate(won, lost, unknown, low, high)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
