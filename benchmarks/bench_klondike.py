@@ -42,13 +42,25 @@ def parse_seeds(spec: str) -> list[int]:
     return seeds
 
 
-def run(draw: int, seeds: list[int], cap: float, tt_mb: float, log: Path) -> list[dict]:
+def load(log: Path) -> dict[int, dict]:
     done = {}
     if log.exists():
         for line in log.read_text().splitlines():
             if line.strip():
                 row = json.loads(line)
                 done[row["seed"]] = row
+    return done
+
+
+def run(draw: int, seeds: list[int], cap: float, tt_mb: float, log: Path, report_only: bool) -> list[dict]:
+    done = load(log)
+    if report_only:  # the finished prefix of the seed range
+        rows = []
+        for seed in seeds:
+            if seed not in done:
+                break
+            rows.append(done[seed])
+        return rows
     warm_up()
     with log.open("a") as out:
         for seed in seeds:
@@ -102,6 +114,10 @@ def main() -> None:
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per deal")
     ap.add_argument("--tt-mb", type=float, default=4096)
     ap.add_argument("--runs", default=str(ROOT / "benchmarks" / ".runs"), help="per-deal JSONL directory")
+    ap.add_argument("--report-only", action="store_true",
+                    help="write the report from the finished prefix of the seed range, solving nothing")
+    ap.add_argument("--peak-mb", type=float, default=None,
+                    help="with --report-only: the solving process's peak RSS (VmHWM), measured while it ran")
     ap.add_argument("--out", default=None, help="Markdown report (default results/klondike-bench-draw<D>.md)")
     args = ap.parse_args()
     draws = args.draw or [1, 3]
@@ -111,9 +127,9 @@ def main() -> None:
     sections = []
     for draw in draws:
         log = Path(args.runs) / f"klondike-draw{draw}-solvitaire-cap{args.cap:g}.jsonl"
-        rows = run(draw, seeds, args.cap, args.tt_mb, log)
+        rows = run(draw, seeds, args.cap, args.tt_mb, log, args.report_only)
         sections.append(report(draw, rows, args.cap, command))
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak_mb = args.peak_mb or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     bench_rows, bench_total, digest = run_bench()
     head = [
         "# Klondike benchmark",

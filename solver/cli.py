@@ -7,6 +7,7 @@ kernel line failed replay (a bug, reported loudly), 130 interrupted.
 from __future__ import annotations
 
 import json
+import signal
 import sys
 
 import click
@@ -94,7 +95,8 @@ def format_line(moves: list[Move]) -> list[str]:
         elif m.count == 1:
             out.append(f"{step:4d}. {m.card}  {m.src} -> {m.dst}")
         else:
-            out.append(f"{step:4d}. {m.card} and the {m.count - 1} cards on it  {m.src} -> {m.dst}")
+            more = "the card" if m.count == 2 else f"the {m.count - 1} cards"
+            out.append(f"{step:4d}. {m.card} and {more} on it  {m.src} -> {m.dst}")
         i += 1
     return out
 
@@ -195,6 +197,8 @@ def list_games() -> None:
 
 def run() -> None:
     """Entry point: click errors become one line on stderr and exit 2."""
+    if hasattr(signal, "SIGPIPE"):  # `patience ... | head` ends quietly, as Unix tools do
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         main.main(standalone_mode=False)
     except click.exceptions.Exit as e:

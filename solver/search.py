@@ -30,10 +30,10 @@ class Limits:
     def __post_init__(self) -> None:
         if self.max_nodes is not None and self.max_nodes < 1:
             raise ValueError("--max-nodes must be at least 1")
-        if self.timeout is not None and not self.timeout > 0:
+        if self.timeout is not None and not 0 < self.timeout < float("inf"):
             raise ValueError("--timeout must be a positive number of seconds")
-        if not self.tt_mb > 0:
-            raise ValueError("--tt-mb must be positive")
+        if not 0 < self.tt_mb < float("inf"):
+            raise ValueError("--tt-mb must be a positive number of megabytes")
 
 
 class Kernel(Protocol):

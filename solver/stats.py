@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from dataclasses import dataclass
 from statistics import NormalDist
 
 
 def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (0 <= successes <= n)."""
-    if n <= 0:
-        return 0.0, 1.0
-    if not 0 <= successes <= n:
+    if n < 0 or not 0 <= successes <= max(n, 0):
         raise ValueError(f"successes must be between 0 and n ({successes} of {n})")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, not {confidence}")
+    if n == 0:
+        return 0.0, 1.0
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,8 @@ def win_rate(won: int, lost: int, unknown: int, confidence: float = 0.95) -> Win
     """Solvitaire's convention: the interval's low end counts unknown deals as lost
     (Wilson lower bound of won/n), its high end counts them as won (Wilson upper bound
     of (won+unknown)/n), so an unresolved deal can never flatter the estimate."""
+    if min(won, lost, unknown) < 0:
+        raise ValueError("counts cannot be negative")
     n = won + lost + unknown
     low = wilson(won, n, confidence)[0]
     high = wilson(won + unknown, n, confidence)[1]
@@ -55,8 +62,10 @@ def win_rate(won: int, lost: int, unknown: int, confidence: float = 0.95) -> Win
 
 def percentile(values: list[float], q: float) -> float:
     """Nearest-rank percentile (q in 0..100) of a non-empty list."""
+    if not 0 <= q <= 100:
+        raise ValueError(f"percentile must be between 0 and 100, not {q}")
     if not values:
         return float("nan")
     ordered = sorted(values)
-    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    rank = max(1, math.ceil(Fraction(q) * len(ordered) / 100))  # exact: no float rounding
     return ordered[rank - 1]

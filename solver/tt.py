@@ -142,8 +142,8 @@ class TranspositionTable:
     """A reusable table of ``2**k`` slots that grows up to ``megabytes``."""
 
     def __init__(self, megabytes: float, width: int):
-        if megabytes <= 0:
-            raise ValueError("--tt-mb must be positive")
+        if not 0 < megabytes < float("inf"):
+            raise ValueError("--tt-mb must be a positive number of megabytes")
         self.width = width
         self.megabytes = megabytes
         self.max_slots = self._slots_within(megabytes)

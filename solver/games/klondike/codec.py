@@ -40,7 +40,8 @@ def encode(position: KlondikePosition, rules: KlondikeRules) -> tuple[np.ndarray
         talon[t] = card.index
     st[K.TMASK] = (1 << len(talon_cards)) - 1
     st[K.TPTR] = len(position.waste)
-    st[K.REDEALS] = 0 if rules.passes is None else position.redeals
+    # any count >= the redeals allowed means "no more": clamp to fit the 3-bit field
+    st[K.REDEALS] = 0 if rules.passes is None else min(position.redeals, rules.max_redeals)
     return st, talon, len(talon_cards)
 
 

@@ -20,7 +20,8 @@ The format follows Solvitaire (thecharlieblake/Solvitaire, the schema in
   (an older Solvitaire form, a list of 4 lists, is accepted too);
 - only "tableau piles" is required; Solvitaire's rules file gives the number of piles
   (7 for Klondike).  Our own optional keys: "redeals" (waste turns already made, for
-  limited passes) and "ranks" (a reduced deck A..ranks, which may use 1 to 7 piles).
+  limited passes) and "ranks" (a reduced deck A..ranks).  A file with "ranks" may
+  have 1 to 7 piles, so "ranks" is also written for a full deck on fewer piles.
 """
 
 from __future__ import annotations
@@ -105,7 +106,8 @@ def position_from_json(obj: object) -> KlondikePosition:
             if not face_up:
                 if down < len(cards):
                     raise DealFileError(
-                        f"{name}: face-down {token} lies on face-up {cards[-1]} (face-down cards go at the bottom)"
+                        f"{name}: face-down {token} lies on face-up {cards[-1]}"
+                        " (face-down cards go at the bottom)"
                     )
                 down += 1
             cards.append(card)
@@ -157,8 +159,8 @@ def position_to_json(position: KlondikePosition) -> dict:
     }
     if position.redeals:
         obj["redeals"] = position.redeals
-    if position.ranks != 13:
-        obj["ranks"] = position.ranks
+    if position.ranks != 13 or len(position.tableau) != 7:
+        obj["ranks"] = position.ranks  # also lets a 13-rank game with fewer piles load back
     return obj
 
 
@@ -196,4 +198,3 @@ def dump_deal(position: KlondikePosition, path: str | Path) -> None:
     lines.append(",\n".join(rest))
     lines.append("}")
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
-

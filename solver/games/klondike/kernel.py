@@ -14,6 +14,7 @@ parent with one move applied, so there is no undo code to get wrong).
     | talon mask   | TMASK          | bit t set: talon[t] is still in stock or waste  |
     | talon ptr    | TPTR           | waste-top talon index + 1, 0 = waste empty      |
     | redeals      | REDEALS        | waste turned over so far (0 if unlimited)       |
+    | pending      | PEND           | pile + 1 that the next move must build on, 0 = none |
 
 The talon ("stock + waste") is one fixed sequence in draw order, ``talon = waste
 (bottom..top) + stock (top..bottom)``: cards only ever leave it, and turning the waste
@@ -28,6 +29,7 @@ Packed canonical key (3 x uint64 = 24 bytes; bit offsets over the 192-bit string
     | 178..182  | talon ptr (5); 0 for draw 1 with unlimited passes, where every   |
     |           | talon card is reachable from any pointer, so it cannot matter    |
     | 183..185  | redeals (3)                                                      |
+    | 186..188  | pending: slot + 1 of the pile the next move must build on (3)    |
     | 191       | marker, always 1 (an all-zero word means an empty TT slot)      |
 
 Run code: the face-up cards always form a run built down in alternating colours, so
@@ -65,7 +67,8 @@ FND0 = 154
 TMASK = 158
 TPTR = 159
 REDEALS = 160
-SLEN = 161
+PEND = 161
+SLEN = 162
 
 # rules array
 R_DRAW, R_MAXRED, R_WORRY, R_RANKS, R_NPILES, R_PRUNE = 0, 1, 2, 3, 4, 5
@@ -192,6 +195,7 @@ def apply_move(st, m, talon, ntalon, rules, log, n, dolog):
     a = (m >> 4) & 255
     b = (m >> 12) & 15
     cnt = (m >> 16) & 255
+    st[PEND] = 0
     if kind == K_TAB_FND:
         L = st[LEN0 + a]
         c = st[P0 + a * CAP + L - 1]
@@ -219,6 +223,8 @@ def apply_move(st, m, talon, ntalon, rules, log, n, dolog):
             L = st[LEN0 + b]
             st[P0 + b * CAP + L] = c
             st[LEN0 + b] = L + 1
+            if rules[R_PRUNE] != 0 and rules[R_DRAW] == 1 and rules[R_MAXRED] < 0:
+                st[PEND] = b + 1
             if dolog:
                 n = _log(log, n, LOG_MOVE, LOC_WASTE, b, c, 1)
     elif kind == K_TAB_TAB:
@@ -306,15 +312,22 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
       moves in between never use the emptied pile, find the run's cards where they
       were, and the covered card was not usable anyway (if the run leaves the other
       pile meanwhile, the move is dropped altogether);
-    - a card is never worried back if it would at once be safe to play up again.
+    - a card is never worried back if it would at once be safe to play up again;
+    - draw 1 with unlimited passes: a talon card put on the tableau must at once be
+      built on (PEND).  Proof: every talon card stays reachable at every moment, so
+      in a winning line the placement can be postponed to just before something is
+      built on the card (or replaced by a talon play where the card next moves, or
+      goes to its foundation); in between, the covered card could not be used and
+      the card's presence in the talon blocks nothing.
     Without R_PRUNE every legal move is listed (differential tests, perft).
     """
     npiles = rules[R_NPILES]
     ranks = rules[R_RANKS]
     prune = rules[R_PRUNE] != 0
+    pend = st[PEND] - 1  # >= 0: every move must build on that pile
     n = n0
     # 1. pile tops to foundations
-    for i in range(npiles):
+    for i in range(npiles if pend < 0 else 0):
         L = st[LEN0 + i]
         if L > 0:
             c = st[P0 + i * CAP + L - 1]
@@ -383,7 +396,7 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
                 if st[FND0 + u // 13] != u % 13:
                     continue
             for j in range(npiles):
-                if j == i:
+                if j == i or (pend >= 0 and j != pend):
                     continue
                 Lj = st[LEN0 + j]
                 if Lj == 0:
@@ -413,10 +426,12 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
                 flag = np.int64(1 << 24) if again & bit else np.int64(0)
                 c = talon[t]
                 dist = t - ptr if t >= ptr else t + ntalon
-                if st[FND0 + c // 13] == c % 13:
+                if st[FND0 + c // 13] == c % 13 and pend < 0:
                     score = 700 - dist
                     n = _push(moves, n, (np.int64(score) << 32) | flag | K_TALON_FND | (t << 4))
                 for j in range(npiles):
+                    if pend >= 0 and j != pend:
+                        continue
                     Lj = st[LEN0 + j]
                     if Lj == 0:
                         ok = c % 13 + 1 == ranks
@@ -439,6 +454,8 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
                 if safe:
                     continue
             for j in range(npiles):
+                if pend >= 0 and j != pend:
+                    continue
                 Lj = st[LEN0 + j]
                 if Lj == 0:
                     ok = f == ranks
@@ -476,6 +493,8 @@ def pack_key(st, rules, key, codes):
             if s >= 2:
                 run |= np.uint64(1) << np.uint64(j - 1)
         codes[i] = np.uint64(d) | (np.uint64(base) << np.uint64(3)) | (run << np.uint64(9))
+    pend = st[PEND] - 1
+    pcode = codes[pend] if pend >= 0 else np.uint64(0)
     # sort the codes of piles without face-down cards among their own slots
     for x in range(npiles):
         if codes[x] & np.uint64(7) != np.uint64(0):
@@ -498,6 +517,10 @@ def pack_key(st, rules, key, codes):
     _put(key, 154, 24, np.uint64(st[TMASK]))
     _put(key, 178, 5, np.uint64(ptr))
     _put(key, 183, 3, np.uint64(st[REDEALS]))
+    if pend >= 0:  # the pending pile is not empty, so its code is unique
+        for i in range(npiles):
+            if codes[i] == pcode:
+                _put(key, 186, 3, np.uint64(i + 1))
     key[2] |= np.uint64(1) << np.uint64(63)
 
 
@@ -548,6 +571,7 @@ def search_run(states, moves, lstart, lend, lnext, ctr, talon, ntalon, rules,
     has been searched.
     """
     dummy = np.zeros((0, 5), dtype=np.int32)
+    prune = rules[R_PRUNE] != 0
     maxd = states.shape[0] - 1
     d = ctr[C_DEPTH]
     stop = ctr[C_NODES] + budget
@@ -568,7 +592,8 @@ def search_run(states, moves, lstart, lend, lnext, ctr, talon, ntalon, rules,
         for x in range(SLEN):
             child[x] = parent[x]
         apply_move(child, m, talon, ntalon, rules, dummy, 0, False)
-        play_safe(child, talon, ntalon, rules, dummy, 0, False)
+        if prune:
+            play_safe(child, talon, ntalon, rules, dummy, 0, False)
         pack_key(child, rules, key, codes)
         r = tt_insert(table, key, ttctr, touched)
         if r < 0:

@@ -24,8 +24,6 @@ Rules (the highest rank of the deck, ``position.ranks``, plays the King's role):
 
 from __future__ import annotations
 
-from collections import deque
-
 from ...cards import SUIT_NAMES, Card
 from ...moves import Move
 from .position import KlondikePosition, KlondikeRules, PositionError
@@ -63,20 +61,19 @@ class ReplayError(ValueError):
 # Small helpers
 
 
+_TABLEAU_NAMES = {f"T{i + 1}": i for i in range(7)}
+_FOUNDATION_NAMES = {"F1": 0, "F2": 1, "F3": 2, "F4": 3}  # suits C, D, H, S
+
+
 def _tableau_index(position: KlondikePosition, name: str) -> int | None:
     """``T1``..``Tn`` -> 0..n-1 for the piles this position has, else None."""
-    if len(name) >= 2 and name[0] == "T" and name[1:].isdigit():
-        i = int(name[1:]) - 1
-        if 0 <= i < len(position.tableau):
-            return i
-    return None
+    i = _TABLEAU_NAMES.get(name)
+    return i if i is not None and i < len(position.tableau) else None
 
 
 def _foundation_suit(name: str) -> int | None:
     """``F1``..``F4`` -> suit 0..3 (C, D, H, S), else None."""
-    if name in ("F1", "F2", "F3", "F4"):
-        return int(name[1]) - 1
-    return None
+    return _FOUNDATION_NAMES.get(name)
 
 
 def _builds_on(card: Card, under: Card) -> bool:
@@ -192,24 +189,31 @@ def why_illegal(position: KlondikePosition, rules: KlondikeRules, move: Move) ->
 
 
 def _candidate_moves(position: KlondikePosition, rules: KlondikeRules) -> list[Move]:
-    """Every move worth asking ``why_illegal`` about (a superset of the legal moves)."""
+    """Moves worth asking ``why_illegal`` about: a superset of the legal moves.
+
+    (Only shape is used here: a card is offered to its own suit's foundation and to
+    every other tableau pile.  The tests check against all conceivable moves that
+    nothing legal is left out.)
+    """
     tableau_names = [f"T{i + 1}" for i in range(len(position.tableau))]
-    foundation_names = ["F1", "F2", "F3", "F4"]
     candidates = [
         Move("stock", "waste", None, min(rules.draw, len(position.stock))),
         Move("waste", "stock", None, 0),
     ]
     if position.waste:
-        for dst in foundation_names + tableau_names:
-            candidates.append(Move("waste", dst, position.waste[-1], 1))
+        top = position.waste[-1]
+        candidates.append(Move("waste", f"F{top.suit + 1}", top, 1))
+        candidates.extend(Move("waste", dst, top, 1) for dst in tableau_names)
     for i, pile in enumerate(position.tableau):
+        if pile:
+            candidates.append(Move(tableau_names[i], f"F{pile[-1].suit + 1}", pile[-1], 1))
         for count in range(1, len(pile) - position.face_down[i] + 1):
-            for dst in foundation_names + tableau_names:
-                candidates.append(Move(tableau_names[i], dst, pile[-count], count))
+            for dst in tableau_names:
+                if dst != tableau_names[i]:
+                    candidates.append(Move(tableau_names[i], dst, pile[-count], count))
     for suit, height in enumerate(position.foundations):
         if height:
-            for dst in tableau_names:
-                candidates.append(Move(foundation_names[suit], dst, Card(height, suit), 1))
+            candidates.extend(Move(f"F{suit + 1}", dst, Card(height, suit), 1) for dst in tableau_names)
     return candidates
 
 
@@ -309,14 +313,17 @@ def macro_moves(position: KlondikePosition, rules: KlondikeRules) -> dict[Klondi
         if not (move.is_draw or move.is_redeal):
             found.setdefault(apply_move(position, rules, move), [move])
 
-    # 2. Stock actions, then play the waste top: each card only the first time it
-    #    becomes the waste top; stop when the talon comes back to a configuration
-    #    already seen (or no stock action is left).
+    # 2. Stock actions, then play the waste top: each card only the first time it is
+    #    the waste top; stop when the talon comes back to a configuration already
+    #    seen (or no stock action is left).  The current waste top counts as already
+    #    seen: when it comes round again after a redeal, the cards before it are
+    #    again exactly the waste and the cards after it the stock, so that is this
+    #    very talon with a redeal used up -- never better than playing it now.
     def talon(p: KlondikePosition) -> tuple:
         return (tuple(p.stock), tuple(p.waste), p.redeals)
 
     seen = {talon(position)}
-    used_tops: set[Card] = set()
+    used_tops: set[Card] = set(position.waste[-1:])
     current, path = position, []
     while (stock_move := _stock_move(current, rules)) is not None:
         current = apply_move(current, rules, stock_move)
@@ -337,9 +344,9 @@ def macro_successors(position: KlondikePosition, rules: KlondikeRules) -> set[Kl
     """Positions reachable by one non-stock move, or by one or more stock actions
     (draws/redeals) followed by playing the waste top to a foundation or the tableau.
 
-    Drawing alone does not make a successor.  While drawing, each talon card counts
-    only the first time it becomes the waste top (the current waste top is not
-    "used" before drawing: it may come round again in another talon configuration).
+    Drawing alone does not make a successor.  Each talon card counts only the first
+    time it is the waste top, the current waste top included: it is played by a
+    plain move now and is not offered again when it comes round after a redeal.
     """
     return set(macro_moves(position, rules))
 
@@ -384,15 +391,15 @@ def perft_divide(position: KlondikePosition, rules: KlondikeRules, depth: int) -
 def solve_exhaustive(
     position: KlondikePosition, rules: KlondikeRules, max_states: int = 1_000_000
 ) -> bool | None:
-    """Breadth-first search over every atomic move, no pruning.
+    """Depth-first search over every atomic move, no pruning, no move ordering.
 
     True if a won position is reachable, False if not, None if more than
     ``max_states`` distinct positions would have to be visited.
     """
     seen = {position.key()}
-    queue = deque([position])
-    while queue:
-        current = queue.popleft()
+    stack = [position]
+    while stack:
+        current = stack.pop()
         if current.is_won():
             return True
         for move in legal_moves(current, rules):
@@ -402,5 +409,5 @@ def solve_exhaustive(
                 if len(seen) >= max_states:
                     return None
                 seen.add(key)
-                queue.append(nxt)
+                stack.append(nxt)
     return False
