@@ -1,6 +1,6 @@
 """Brute force: the kernel's verdict on small reduced-deck deals against a search with no pruning.
 
-Deals use a reduced deck (ranks A..2 to A..4, so 8 to 16 cards), 2 or 3 tableau piles
+Deals use a reduced deck (ranks A..2 to A..4, so 8 to 16 cards), 2 to 4 tableau piles
 holding most of the cards face down, and a few stock cards; they are built here with a
 seeded RNG (so the set is the same on every run) and checked with ``validate()``.
 Each deal is played under one of the 24 rule variants (draw 1/3/2, passes
@@ -9,16 +9,17 @@ already used) and
 
     solver.solve("klondike", deal=..., tt_mb=16).verdict == reference.solve_exhaustive(...)
 
-must hold (the reference is a breadth-first search over every atomic move, no pruning, no
+must hold (the reference is an exhaustive search over every atomic move, no pruning, no
 macro-moves); every win must replay in the reference engine (``verified``).  The same
 deals are also searched by the kernel with its pruning switched off, which separates a
 pruning bug from a move-generation or table bug.  A coverage test makes sure the deals
 are big enough that each prune (safe foundation plays, the partial-run rule, the
 empty-pile symmetry rule, emptying a pile only when a King could use it, never worrying
-back a safe card) really fires.
+back a safe card) really fires.  (The draw-1 rule that a talon card put on the tableau
+must at once be built on lives in the search state only; draw 1 with unlimited passes
+gets extra deals for it.)
 
-On failure the deal is printed as a deal-file JSON: save it and run
-``patience solve klondike --deal FILE --draw D --passes P`` to reproduce.
+On failure the deal is printed as a deal-file JSON with the command that reproduces it.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ CONFIGS = [
     (4, 3, 5, 40),
     (4, 4, 3, 30),
 ]
-MAX_STATES = 2000  # reference BFS budget per deal; deals beyond it are skipped
+MAX_STATES = 2000  # reference search budget per deal (positions); deals beyond it are skipped
 TT_MB = 16
 
 
@@ -105,8 +106,11 @@ def decided():
 
 def _report(label, position, rules, expected, got, extra="") -> str:
     want = "won" if expected else "lost"
+    passes = "unlimited" if rules.passes is None else rules.passes
+    command = (f"patience solve klondike --deal deal.json --draw {rules.draw} --passes {passes}"
+               + ("" if rules.worry_back else " --no-worry-back"))
     return (f"{label}: reference {want}, kernel {got}{extra}\n  rules {rules}\n"
-            f"  deal {json.dumps(position_to_json(position))}")
+            f"  deal.json {json.dumps(position_to_json(position))}\n  {command}")
 
 
 def test_enough_deals_decided_with_both_verdicts():

@@ -291,6 +291,24 @@ def is_won(st, rules):
 
 
 @njit(inline="always")
+def _tops_from(mask, start, ntalon, k):
+    """Talon indices that draws of k from ``start`` leave on the waste top (a bitmask):
+    every k-th card still there, and the last one."""
+    tops = 0
+    cnt = 0
+    last = -1
+    for t in range(start, ntalon):
+        if (mask >> t) & 1:
+            cnt += 1
+            last = t
+            if cnt % k == 0:
+                tops |= 1 << t
+    if last >= 0:
+        tops |= 1 << last
+    return tops
+
+
+@njit(inline="always")
 def _push(moves, n, m):
     moves[n] = m
     return n + 1
@@ -341,33 +359,12 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
     if mask != 0:
         k = rules[R_DRAW]
         ptr = st[TPTR]
-        reached = 0
-        cnt = 0
-        last = -1
+        reached = _tops_from(mask, ptr, ntalon, k)
         if ptr > 0:
             reached |= 1 << (ptr - 1)
-        for t in range(ptr, ntalon):
-            if (mask >> t) & 1:
-                cnt += 1
-                last = t
-                if cnt % k == 0:
-                    reached |= 1 << t
-        if last >= 0:
-            reached |= 1 << last
-        again = 0
         maxred = rules[R_MAXRED]
         if maxred < 0 or st[REDEALS] < maxred:
-            cnt = 0
-            last = -1
-            for t in range(ntalon):
-                if (mask >> t) & 1:
-                    cnt += 1
-                    last = t
-                    if cnt % k == 0:
-                        again |= 1 << t
-            if last >= 0:
-                again |= 1 << last
-            again &= ~reached
+            again = _tops_from(mask, 0, ntalon, k) & ~reached
     # Kings that could enter an empty pile now (talon, foundations, or a King-headed
     # run over face-down cards)
     ranks_ = rules[R_RANKS]
