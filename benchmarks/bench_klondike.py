@@ -69,7 +69,7 @@ def run(draw: int, seeds: list[int], cap: float, tt_mb: float, log: Path, report
             r = solver.solve("klondike", seed, numbering="solvitaire", draw=draw, timeout=cap, tt_mb=tt_mb)
             row = {"seed": seed, "verdict": r.verdict, "reason": r.reason, "nodes": r.nodes,
                    "stored": r.stored_states, "seconds": r.seconds, "moves": len(r.moves),
-                   "verified": r.verified}
+                   "verified": r.verified, "proof": r.proof}
             done[seed] = row
             out.write(json.dumps(row) + "\n")
             out.flush()
@@ -96,6 +96,7 @@ def report(draw: int, rows: list[dict], cap: float, command: str) -> str:
         f"| deals | {len(rows)} |",
         f"| won / lost / unknown | {won} / {lost} / {unknown} ({100 * unknown / len(rows):.2f}% unknown) |",
         f"| win rate (95% Wilson, unknown both ways) | {100 * won / len(rows):.2f}% of all deals, interval [{100 * rate.low:.2f}%, {100 * rate.high:.2f}%] |",
+        f"| lost proved by the relaxed rules (draw 1, unlimited passes, worry-back) | {sum(r.get('proof') == 'relaxed-rules' for r in rows)} of {lost} |",
         f"| every won line replayed by the reference engine | {all(r['verified'] for r in rows if r['verdict'] == 'won')} |",
         f"| time per deal: median / mean / p99 / max | {1000 * statistics.median(times):.1f} / {1000 * statistics.mean(times):.1f} / {1000 * percentile(times, 99):.0f} / {1000 * max(times):.0f} ms |",
         f"| nodes (positions generated) per second | {nodes / total:,.0f} |",

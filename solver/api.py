@@ -12,7 +12,7 @@ from typing import Any
 
 from .games import get_game
 from .result import WON, SolveResult, VerificationError
-from .search import DEFAULT_TT_MB, Limits, drive
+from .search import DEFAULT_TT_MB, Limits, StopFlag, drive
 
 
 def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
@@ -36,21 +36,25 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
 
 def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", deal: Any = None,
           max_nodes: int | None = None, timeout: float | None = None, tt_mb: float = DEFAULT_TT_MB,
-          **options: Any) -> SolveResult:
+          stop: StopFlag | None = None, **options: Any) -> SolveResult:
     """Decide one deal: won (with a replayed line), lost (space exhausted) or unknown.
 
     ``options`` are the game's rule options (Klondike: draw, passes, worry_back).
     A won line that the reference engine rejects raises VerificationError: that is a
-    bug in the kernel, and it is never reported as a win.
+    bug in the kernel, and it is never reported as a win.  ``stop`` (an Event set by
+    another thread or process) ends the search early as unknown: interrupted.
     """
     limits = Limits(max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
     g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
     kernel = g.searcher(position, rules, tt_mb)
-    out = drive(kernel, limits)
+    looser = g.relaxation(rules) if hasattr(g, "relaxation") else None
+    relaxed = g.searcher(position, looser, tt_mb, slot="relaxed") if looser is not None else None
+    out = drive(kernel, limits, stop, relaxed)
     result = SolveResult(
         game=g.name, rules=rules.to_json(), numbering=numbering if deal is None else None,
         seed=seed if deal is None else None, verdict=out.verdict, reason=out.reason,
         nodes=out.nodes, seconds=out.seconds, moves=out.line, stored_states=kernel.stored_states,
+        proof=out.proof,
     )
     if out.verdict == WON:
         try:

@@ -28,6 +28,7 @@ class SolveResult:
     moves: list[Move] = field(default_factory=list)
     verified: bool = False
     stored_states: int = 0
+    proof: str | None = None  # lost only: "search" (space exhausted) or "relaxed-rules"
 
     @property
     def won(self) -> bool:
@@ -44,5 +45,6 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "verified": self.verified,
+            "proof": self.proof,
             "moves": [m.to_json() for m in self.moves],
         }

@@ -2,7 +2,7 @@
 
 Kernels cannot read a clock, so they run for a budget of nodes and return; between
 slices this driver checks the time limit, the node limit and Ctrl-C.  Slices start
-small (easy deals stay cheap) and double up to about a tenth of a second of work.
+small (easy deals stay cheap) and double up to about a third of a second of work.
 Workspaces (transposition table, DFS stacks) are allocated once per thread and size
 and reused for every later deal: allocation would dominate easy deals.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .moves import Move
-from .result import LOST, MEMORY_LIMIT, NODE_LIMIT, TIME_LIMIT, UNKNOWN, WON
+from .result import INTERRUPTED, LOST, MEMORY_LIMIT, NODE_LIMIT, TIME_LIMIT, UNKNOWN, WON
 from .tt import TranspositionTable
 
 DEFAULT_TT_MB = 2048  # 89 M states of 24 bytes at the 80% load cap; fits twice in 24 GB
@@ -50,15 +50,15 @@ class Kernel(Protocol):
 _local = threading.local()
 
 
-def table_for(megabytes: float, width: int) -> TranspositionTable:
-    """This thread's table of that size, cleared; allocated on first use."""
+def table_for(megabytes: float, width: int, slot: str = "main") -> TranspositionTable:
+    """This thread's table for ``slot`` (one per concurrent search), cleared."""
     tables = getattr(_local, "tables", None)
     if tables is None:
         tables = _local.tables = {}
-    tt = tables.get((megabytes, width))
-    if tt is None:
-        tables.clear()  # one table per thread: never hold two big ones
-        tt = tables[(megabytes, width)] = TranspositionTable(megabytes, width)
+    tt = tables.get(slot)
+    if tt is None or (tt.megabytes, tt.width) != (megabytes, width):
+        tables.pop(slot, None)  # never hold two big tables for one slot
+        tt = tables[slot] = TranspositionTable(megabytes, width)
     else:
         tt.clear()
     return tt
@@ -81,34 +81,90 @@ class Outcome:
     nodes: int
     seconds: float
     line: list[Move]
+    proof: str | None = None  # for lost: "search" or "relaxed-rules"
 
 
-def drive(kernel: Kernel, limits: Limits) -> Outcome:
+class StopFlag(Protocol):
+    """Anything with ``is_set()`` (threading.Event, multiprocessing.Event, ...)."""
+
+    def is_set(self) -> bool: ...
+
+
+RELAX_AFTER = 1 << 16  # nodes of main search before the relaxed search joins in
+MAX_SLICE = 1 << 19  # nodes: about a third of a second, the granularity of time limits
+
+
+class _Slicer:
+    """Runs one kernel slice by slice.  Slices double from 4096 nodes to MAX_SLICE:
+    cheap for easy deals, and fixed in nodes (not time) so node counts stay
+    deterministic (the bench signature depends on it)."""
+
+    def __init__(self, kernel: Kernel):
+        self.kernel = kernel
+        self.budget = 4096
+
+    def step(self, cap: int | None) -> str | None:
+        step = self.budget if cap is None else min(self.budget, cap)
+        verdict = self.kernel.run(step)
+        if verdict == MEMORY_LIMIT and self.kernel.grow():
+            return None
+        self.budget = min(self.budget * 2, MAX_SLICE)
+        return verdict
+
+
+def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
+          relaxed: Kernel | None = None) -> Outcome:
+    """Run ``kernel`` to a verdict under ``limits``.
+
+    ``stop`` (checked between slices) lets another thread end the search early: it
+    then ends as unknown: interrupted.
+
+    ``relaxed`` is a search of the same position under looser rules, under which every
+    line legal under the real rules is legal too (the game adapter proves this for the
+    rules it offers).  If the relaxed search is exhausted without a win, no line wins
+    under the real rules either, so the deal is lost: a proof as exact as the main
+    search's own.  It joins after RELAX_AFTER nodes and takes every other slice (half
+    the nodes); if it wins, it proves nothing and is dropped.  Node limits count both.
+    """
     t0 = time.perf_counter()
     verdict = kernel.start()
     reason = None
-    budget = 4096
+    proof = None
+    main = _Slicer(kernel)
+    helper: _Slicer | None = None
+    helper_started = False
+    turn = 0
     while verdict is None:
-        step = budget
+        nodes = kernel.nodes + (relaxed.nodes if helper_started and relaxed is not None else 0)
+        cap = None
         if limits.max_nodes is not None:
-            left = limits.max_nodes - kernel.nodes
-            if left <= 0:
+            cap = limits.max_nodes - nodes
+            if cap <= 0:
                 verdict, reason = UNKNOWN, NODE_LIMIT
                 break
-            step = min(step, left)
-        before = time.perf_counter()
-        verdict = kernel.run(step)
-        now = time.perf_counter()
-        if verdict == MEMORY_LIMIT:
-            if kernel.grow():
-                verdict = None
-                continue
-            verdict, reason = UNKNOWN, MEMORY_LIMIT
-        elif verdict is None:
-            if limits.timeout is not None and now - t0 >= limits.timeout:
-                verdict, reason = UNKNOWN, TIME_LIMIT
-            elif now - before < 0.05:
-                budget = min(budget * 2, 1 << 22)
+        if stop is not None and stop.is_set():
+            verdict, reason = UNKNOWN, INTERRUPTED
+            break
+        if relaxed is not None and not helper_started and kernel.nodes >= RELAX_AFTER:
+            helper_started = True
+            if relaxed.start() is None:
+                helper = _Slicer(relaxed)
+        turn += 1
+        if helper is not None and turn % 2 == 0:
+            got = helper.step(cap)
+            if got == LOST:
+                verdict, proof = LOST, "relaxed-rules"
+            elif got is not None:  # won (proves nothing) or out of memory
+                helper = None
+        else:
+            verdict = main.step(cap)
+            if verdict == MEMORY_LIMIT:
+                verdict, reason = UNKNOWN, MEMORY_LIMIT
+            elif verdict == LOST:
+                proof = "search"
+        if verdict is None and limits.timeout is not None and time.perf_counter() - t0 >= limits.timeout:
+            verdict, reason = UNKNOWN, TIME_LIMIT
     line = kernel.line() if verdict == WON else []
     assert verdict in (WON, LOST, UNKNOWN)
-    return Outcome(verdict, reason, kernel.nodes, time.perf_counter() - t0, line)
+    nodes = kernel.nodes + (relaxed.nodes if helper_started and relaxed is not None else 0)
+    return Outcome(verdict, reason, nodes, time.perf_counter() - t0, line, proof)

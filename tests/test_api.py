@@ -20,6 +20,14 @@ from solver.moves import Move
 TT = 64
 
 
+def test_lost_verdicts_say_how_they_were_proved():
+    """Solvitaire seed 558, draw 3: lost; the draw-1 relaxation proves it quickly."""
+    r = solver.solve("klondike", seed=558, numbering="solvitaire", draw=3, tt_mb=TT, max_nodes=3_000_000)
+    assert r.verdict == solver.LOST and r.proof == "relaxed-rules"
+    r1 = solver.solve("klondike", seed=1, numbering="solvitaire", draw=3, tt_mb=TT)
+    assert r1.verdict == solver.LOST and r1.proof in ("search", "relaxed-rules")
+
+
 def test_solve_draw_3_seed_1():
     r = solver.solve("klondike", seed=1, draw=3, tt_mb=TT)
     assert r.verdict == solver.WON and r.won and r.reason is None
@@ -32,7 +40,8 @@ def test_solve_draw_3_seed_1():
     back = json.loads(text)
     assert back == obj
     assert set(obj) == {"game", "rules", "numbering", "seed", "verdict", "reason", "nodes", "seconds",
-                        "verified", "moves"}
+                        "verified", "proof", "moves"}
+    assert obj["proof"] is None  # set only for lost verdicts
     moves = [Move.from_json(m) for m in back["moves"]]
     assert moves == r.moves  # the JSON form round-trips
     assert reference.replay(klondike_deal(1, draw=3), KlondikeRules(draw=3), moves).is_won()

@@ -33,8 +33,21 @@ class Klondike:
     render = staticmethod(render)
 
     @staticmethod
-    def searcher(position: KlondikePosition, rules: KlondikeRules, tt_mb: float) -> KlondikeSearch:
-        return KlondikeSearch(position, rules, tt_mb)
+    def searcher(position: KlondikePosition, rules: KlondikeRules, tt_mb: float, slot: str = "main") -> KlondikeSearch:
+        return KlondikeSearch(position, rules, tt_mb, slot=slot)
+
+    @staticmethod
+    def relaxation(rules: KlondikeRules) -> KlondikeRules | None:
+        """The loosest rules (draw 1, unlimited passes, worry-back), or None if these are they.
+
+        Every line legal under (draw k, p passes, worry-back w) is legal under them:
+        worry-back only adds moves; a draw of k cards is k draws of one card, which turn
+        the same cards in the same order onto the waste, so every waste top and every
+        redeal of the draw-k line is reached by the draw-1 line; unlimited passes allow
+        every redeal.  So a deal lost under the relaxation is lost under the rules.
+        """
+        loosest = KlondikeRules(draw=1, passes=None, worry_back=True)
+        return None if rules == loosest else loosest
 
     @staticmethod
     def verify(position: KlondikePosition, rules: KlondikeRules, moves: list[Move]) -> None:

@@ -40,7 +40,7 @@ def warm_up() -> None:
     _warm = True
     from .deals import klondike_deal
 
-    s = KlondikeSearch(klondike_deal(1, "pysolfc", 3), KlondikeRules(draw=3), 1, warm=False)
+    s = KlondikeSearch(klondike_deal(1, "pysolfc", 3), KlondikeRules(draw=3), 1, warm=False, slot="warm")
     if s.start() is None:
         s.run(64)
     s.line()
@@ -51,15 +51,16 @@ class KlondikeSearch:
     """One search of one position; see search.drive for the protocol."""
 
     def __init__(self, position: KlondikePosition, rules: KlondikeRules, tt_mb: float, prune: bool = True,
-                 warm: bool = True):
+                 warm: bool = True, slot: str = "main"):
+        """``slot`` names the workspace and table: concurrent searches need their own."""
         if warm:
             warm_up()
         self.position = position
         self.rules = rules
         self.r = rules_array(rules, position.ranks, len(position.tableau), prune)
         self.root, self.talon, self.ntalon = encode(position, rules)
-        self.ws = workspace_for("klondike", _Workspace)
-        self.tt = table_for(tt_mb, K.KEY_WORDS)
+        self.ws = workspace_for(f"klondike/{slot}", _Workspace)
+        self.tt = table_for(tt_mb, K.KEY_WORDS, slot)
 
     @property
     def nodes(self) -> int:
