@@ -1,7 +1,8 @@
 """patience-solver: decide by exhaustive search whether a patience deal can be won."""
 
 from .api import make_deal, solve
+from .batch import batch
 from .result import LOST, UNKNOWN, WON, SolveResult, VerificationError
 
-__all__ = ["solve", "make_deal", "SolveResult", "VerificationError", "WON", "LOST", "UNKNOWN"]
+__all__ = ["solve", "make_deal", "batch", "SolveResult", "VerificationError", "WON", "LOST", "UNKNOWN"]
 __version__ = "0.1.0"

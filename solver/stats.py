@@ -69,3 +69,24 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     rank = max(1, math.ceil(Fraction(q) * len(ordered) / 100))  # exact: no float rounding
     return ordered[rank - 1]
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Summary of a sample (solve times, node counts): percentiles are nearest-rank."""
+
+    n: int
+    median: float
+    mean: float
+    p90: float
+    p99: float
+    max: float
+
+
+def distribution(values: list[float]) -> Distribution:
+    """Median, mean, p90, p99 and max of ``values`` (all nan when empty)."""
+    if not values:
+        nan = float("nan")
+        return Distribution(0, nan, nan, nan, nan, nan)
+    return Distribution(len(values), percentile(values, 50), math.fsum(values) / len(values),
+                        percentile(values, 90), percentile(values, 99), max(values))

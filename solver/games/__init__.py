@@ -9,8 +9,9 @@ class UnknownGame(ValueError):
 
 def _registry() -> dict:
     from .klondike.game import Klondike
+    from .beleaguered_castle.game import BeleagueredCastle
 
-    return {g.name: g for g in (Klondike,)}
+    return {g.name: g for g in (Klondike, BeleagueredCastle)}
 
 
 def game_names() -> list[str]:

@@ -1,0 +1,378 @@
+"""Batch runs: many seeds of one configuration, in parallel, stored and resumable.
+
+    >>> import solver
+    >>> for r in solver.batch("klondike", "1-1000", draw=3, max_nodes=10**6, db="runs.sqlite"):
+    ...     print(r.seed, r.verdict)
+
+``batch()`` yields a SolveResult for every deal as it finishes (in completion order,
+not seed order), after writing it to the database (``db``, see solver/store.py) in its
+own transaction.  Seeds already stored for the same configuration (game, full rule
+set, numbering, limits) are skipped, so rerunning the same batch resumes it.  A deal
+whose line fails replay (VerificationError) or any other error in a worker stops the
+whole batch and is raised here; it is never stored.  Ctrl-C (KeyboardInterrupt) or
+closing the generator stops the workers within one search slice (at most about a
+third of a second): deals that finished are stored, the ones in flight are dropped (they end as
+``unknown: interrupted``, which is never stored) and are solved by the next run.
+
+Parallel model.  ``mode="threads"`` (the default) runs ``workers`` threads over the
+``nogil`` kernels: one compile for all, one workspace and table per thread (threading
+.local in search.py), results handed to the main thread, which alone writes the
+database.  ``mode="processes"`` runs a pool of worker processes instead (forkserver;
+each loads the kernel from numba's on-disk cache, which the parent warms first against
+numba #4807; Ctrl-C reaches them through an Event; they exit if the parent dies).
+
+Measured (benchmarks/bench_batch.py, results/batch-throughput.md; Klondike PySolFC
+seeds 1-300, draw 1, --tt-mb 256, wall clock of the whole ``patience batch`` command,
+best of 2, on this 2-vCPU machine while four other solver processes kept it busy,
+load average 4-5):
+
+    --max-nodes 100000      1 worker   2 workers   startup
+    processes               7.15 s     8.12 s      1.95 s
+    threads                 5.50 s     5.68 s      1.12 s
+    --max-nodes 1000 (easy deals, Python-bound)
+    processes               2.75 s     3.79 s
+    threads                 1.69 s     1.65 s
+
+    overhead per deal against solver.solve in a loop (300 deals, max_nodes 1000):
+    batch, 1 thread, no database +0.06 ms; with SQLite +0.57 ms;
+    1 process with SQLite +4.3 ms (mostly the pool's start, 1.2 s, spread over 300)
+
+Why threads: they start faster (no fork server, no second import of numba and load of
+the kernel per worker: 0.8 s less), pay no pickling of results, and the work they
+cannot overlap is small.  The part of a deal that holds the GIL (shuffling and encoding
+the deal, replaying a won line in the reference engine, the driver between slices,
+storing the row) is about 1 ms; measured in one thread on seeds 1-300, it is 6% of
+the time at --max-nodes 100000 and 47% at --max-nodes 1000.  By Amdahl's law threads
+then reach 1/(0.06 + 0.94/N): 1.9x on 2 cores, 8x on 16, and real batches (long
+timeouts, hard deals dominating the time) are even more kernel-bound.  Processes win
+only for masses of trivial deals on many cores: use ``--mode processes`` there.  (On
+this busy machine neither model got a second core, so 2 workers did not beat 1.)
+
+Dask (``scheduler="tcp://host:port"`` or a Cluster/Client object): the same batch on a
+distributed cluster, see solver/cluster.py.  dask is imported only then.
+
+Memory: every worker (thread or process) owns its transposition tables (the main
+search's and, for games with a relaxation, the relaxed search's), each growing up to
+``tt_mb``; the default is 2048 MB, halved until ``workers x 2 x tt_mb`` fits in half
+of the machine's memory (``default_tt_mb``).  ``tt_mb`` is part of the
+configuration key: give ``--tt-mb`` explicitly to resume on another machine.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from typing import Any
+
+from . import api
+from .result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
+from .search import DEFAULT_TT_MB, Limits
+from .seeds import SeedSpec
+from .store import Store, config_key
+
+MODES = ("threads", "processes")
+DEFAULT_MODE = "threads"
+MIN_DEFAULT_TT_MB = 64
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def physical_memory_mb() -> float | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+TABLES_PER_WORKER = 2  # the main search's table and the relaxed search's (search.drive)
+
+
+def default_tt_mb(workers: int) -> int:
+    """2048 MB per table, halved while all workers' tables (two each: the main and the
+    relaxed search's) would exceed half the RAM."""
+    mb = DEFAULT_TT_MB
+    total = physical_memory_mb()
+    if total is not None:
+        while mb > MIN_DEFAULT_TT_MB and workers * TABLES_PER_WORKER * mb > total / 2:
+            mb //= 2
+    return mb
+
+
+# --------------------------------------------------------------------------- workers
+
+_warm_lock = threading.Lock()
+_warmed: set = set()
+
+
+def ensure_warm(game: str, seed: int, numbering: str, options: dict) -> None:
+    """Compile the game's kernel in this process, or load it from numba's cache, once.
+
+    A tiny solve (one node) of a real deal through the common API: it works for every
+    game without knowing its kernels.  A file lock in the cache directory keeps
+    several processes of one machine from writing the cache at once (numba #4807):
+    the first compiles and writes, the others then load.
+    """
+    key = (game, numbering, tuple(sorted(options.items())))
+    with _warm_lock:
+        if key in _warmed:
+            return
+        with _cache_lock():
+            api.solve(game, seed, numbering=numbering, max_nodes=1, tt_mb=1, **options)
+        _warmed.add(key)
+
+
+class _cache_lock:
+    def __enter__(self):
+        self.fd = None
+        try:
+            import fcntl
+
+            import numba
+
+            from . import jit  # noqa: F401  (sets numba's cache directory)
+
+            folder = numba.config.CACHE_DIR or jit.cache_dir()
+            os.makedirs(folder, exist_ok=True)
+            self.fd = os.open(os.path.join(folder, "warm.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except (ImportError, OSError):  # no fcntl (Windows) or a read-only cache: go without
+            if self.fd is not None:
+                os.close(self.fd)
+            self.fd = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)  # closing releases the lock
+
+
+def solve_one(game: str, seed: int, numbering: str, max_nodes: int | None, timeout: float | None,
+              tt_mb: float, options: dict, stop=None) -> SolveResult:
+    """One deal of a batch (runs in a worker thread, process or Dask task)."""
+    return api.solve(game, seed, numbering=numbering, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
+                     stop=stop, **options)
+
+
+_process_stop = None  # the batch's stop Event, in a worker process
+
+
+def _process_init(stop, parent: int, warm: tuple) -> None:
+    """Worker process start: ignore Ctrl-C (the parent stops us through ``stop``),
+    exit if the parent dies (even by SIGKILL), load the kernel."""
+    import signal
+
+    global _process_stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _process_stop = stop
+
+    def watch() -> None:
+        # With forkserver our OS parent is the fork server; multiprocessing's parent
+        # sentinel is a pipe from the batch process itself, readable once it is gone.
+        mp_parent = multiprocessing.parent_process()
+        if mp_parent is not None:
+            mp_parent.join()
+        else:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="patience-parent-watch", daemon=True).start()
+    ensure_warm(*warm)
+
+
+def _process_task(*args) -> SolveResult:
+    return solve_one(*args, stop=_process_stop)
+
+
+# --------------------------------------------------------------------------- the batch
+
+
+class Batch:
+    """A batch: validated at construction (bad input raises ValueError at once),
+    run by iterating.  ``previous`` counts the verdicts already stored for these seeds,
+    ``counts`` all of them (previous plus this run) as the run goes."""
+
+    def __init__(self, game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: str = "pysolfc",
+                 max_nodes: int | None = None, timeout: float | None = None, tt_mb: float | None = None,
+                 workers: int | None = None, scheduler: Any = None, db: str | os.PathLike | Store | None = None,
+                 mode: str | None = None, **rule_options: Any):
+        self.seeds = SeedSpec.of(seeds)
+        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+            raise ValueError(f"--workers must be a whole number of at least 1, not {workers!r}")
+        self.workers = workers or default_workers()
+        self.mode = mode or DEFAULT_MODE
+        if self.mode not in MODES:
+            raise ValueError(f"unknown parallel mode {self.mode!r}; choose from {', '.join(MODES)}")
+        self.scheduler = scheduler
+        if tt_mb is None:
+            tt_mb = DEFAULT_TT_MB if scheduler is not None else default_tt_mb(self.workers)
+        self.limits = Limits(max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
+        # The first and the last seed validate game, rules, numbering and the seed range.
+        g, rules, _ = api.make_deal(game, self.seeds.first, numbering=numbering, **rule_options)
+        api.make_deal(game, self.seeds.last, numbering=numbering, **rule_options)
+        self.game = g.name
+        self.numbering = numbering
+        self.rules = rules.to_json()
+        self.options = dict(rule_options)
+        self.key = config_key(self.game, self.rules, numbering, max_nodes, timeout, tt_mb)
+        self._own_store = db is not None and not isinstance(db, Store)
+        self.store = Store(db) if self._own_store else db
+        self.client, self._own_client = None, False
+        if scheduler is not None:  # connect now: a bad address fails before anything starts
+            from .cluster import connect
+
+            try:
+                self.client, self._own_client = connect(scheduler)
+            except BaseException:
+                self.close()
+                raise
+        self.config_id = self.store.config_id(self.key) if self.store is not None else None
+        stored = self.store.rows(self.config_id, self.seeds) if self.store is not None else []
+        self._done = {r.seed for r in stored}
+        self.previous = {WON: 0, LOST: 0, UNKNOWN: 0}
+        for r in stored:
+            self.previous[r.verdict] += 1
+        self.counts = dict(self.previous)
+        self.todo = len(self.seeds) - len(self._done)
+        self.solved = 0  # deals finished by this run
+        self._version: str | None = None
+
+    # ---------------------------------------------------------------- running
+
+    def __iter__(self) -> Iterator[SolveResult]:
+        return self.run()
+
+    def remaining(self) -> Iterator[int]:
+        done = self._done
+        return (s for s in self.seeds if s not in done)
+
+    def run(self) -> Iterator[SolveResult]:
+        try:
+            if self.todo == 0:
+                return
+            warm = (self.game, self.seeds.first, self.numbering, self.options)
+            if self.scheduler is not None:
+                from .cluster import run_dask
+
+                yield from run_dask(self, warm)
+            else:
+                ensure_warm(*warm)  # in the parent, before any worker starts (numba #4807)
+                if self.mode == "threads":
+                    yield from self._run_threads()
+                else:
+                    yield from self._run_processes(warm)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Close what the batch opened (its database, its Dask client)."""
+        if self._own_store and self.store is not None:
+            self.store.close()
+            self.store = None
+        if self._own_client and self.client is not None:
+            self.client.close()
+            self.client = None
+
+    def task_args(self, seed: int) -> tuple:
+        lim = self.limits
+        return (self.game, seed, self.numbering, lim.max_nodes, lim.timeout, lim.tt_mb, self.options)
+
+    def record(self, result: SolveResult) -> bool:
+        """Store a finished deal; False (and nothing stored) for an interrupted one."""
+        if result.verdict == UNKNOWN and result.reason == INTERRUPTED:
+            return False
+        if result.verdict == WON and not result.verified:
+            raise VerificationError(f"BUG: {self.game} {result.seed}: a win without a verified line")
+        if self.store is not None:
+            if self._version is None:
+                from . import __version__
+
+                self._version = __version__
+            self.store.add(self.config_id, result, self._version)
+        self.counts[result.verdict] += 1
+        self.solved += 1
+        return True
+
+    def _run_threads(self) -> Iterator[SolveResult]:
+        stop = threading.Event()
+        pool = ThreadPoolExecutor(min(self.workers, self.todo), thread_name_prefix="patience-worker")
+        yield from self.pump(lambda seed: pool.submit(solve_one, *self.task_args(seed), stop), stop,
+                             lambda: pool.shutdown(wait=True, cancel_futures=True), 2 * self.workers)
+
+    def _run_processes(self, warm: tuple) -> Iterator[SolveResult]:
+        ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                                          else "spawn")
+        stop = ctx.Event()
+        pool = ProcessPoolExecutor(min(self.workers, self.todo), mp_context=ctx, initializer=_process_init,
+                                   initargs=(stop, os.getpid(), warm))
+        yield from self.pump(lambda seed: pool.submit(_process_task, *self.task_args(seed)), stop,
+                             lambda: pool.shutdown(wait=True, cancel_futures=True), 2 * self.workers)
+
+    def pump(self, submit: Callable[[int], Future], stop, shutdown: Callable[[], None],
+             window: int) -> Iterator[SolveResult]:
+        """Keep ``window`` deals queued, record and yield results as they finish."""
+        seeds = self.remaining()
+        pending: set[Future] = set()
+        try:
+            more = True
+            while True:
+                while more and len(pending) < window:
+                    seed = next(seeds, None)
+                    if seed is None:
+                        more = False
+                    else:
+                        pending.add(submit(seed))
+                if not pending:
+                    break
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    pending.discard(f)
+                    result = f.result()  # a worker's exception (VerificationError...) stops the batch
+                    if self.record(result):
+                        yield result
+        except BaseException:
+            stop.set()
+            for f in pending:
+                f.cancel()
+            shutdown()  # in-flight searches see ``stop`` within one slice
+            self._salvage(f.result for f in pending if f.done() and not f.cancelled() and f.exception() is None)
+            raise
+        shutdown()
+
+    def _salvage(self, results: Iterable[Callable[[], SolveResult]]) -> None:
+        """After a stop: store the deals that finished anyway (not the interrupted ones)."""
+        for get in results:
+            try:
+                self.record(get())
+            except Exception:  # a second failure while stopping: the first one is reported
+                pass
+
+
+def batch(game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: str = "pysolfc",
+          max_nodes: int | None = None, timeout: float | None = None, tt_mb: float | None = None,
+          workers: int | None = None, scheduler: Any = None, db: str | os.PathLike | Store | None = None,
+          mode: str | None = None, **rule_options: Any) -> Iterator[SolveResult]:
+    """Solve many seeds of one configuration; yield each SolveResult as it finishes.
+
+    ``seeds``: a spec ("1-1000", "5", "1-10,20-30"), an int, or an iterable of ints.
+    ``db``: a SQLite file (or Store); every finished deal is written to it before it is
+    yielded, and seeds it already holds for this configuration are skipped.  Without
+    ``db`` nothing is stored and nothing is skipped.  ``workers`` defaults to the
+    number of cores, ``mode`` to threads (see the module docstring; with "processes",
+    a script must guard its batch with ``if __name__ == "__main__":``, as for any
+    multiprocessing), ``tt_mb`` to ``default_tt_mb(workers)``.  ``scheduler``: a Dask scheduler address (or a Dask
+    Cluster or Client) to run on a cluster instead.  Bad input raises ValueError
+    before anything runs.
+    """
+    return Batch(game, seeds, numbering=numbering, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
+                 workers=workers, scheduler=scheduler, db=db, mode=mode, **rule_options).run()

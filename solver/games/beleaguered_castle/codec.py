@@ -1,0 +1,49 @@
+"""Translate between BCPosition/Move and the kernel's int arrays (no rules here)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...cards import Card
+from ...moves import Move
+from . import kernel as K
+from .position import BCPosition
+
+PILE_NAMES = [f"T{i + 1}" for i in range(K.NPILES_MAX)]
+FOUNDATION_NAMES = [f"F{s + 1}" for s in range(4)]
+
+
+def rules_array(ranks: int, npiles: int, prune: bool) -> np.ndarray:
+    r = np.zeros(K.RULES_LEN, dtype=np.int64)
+    r[K.R_RANKS] = ranks
+    r[K.R_NPILES] = npiles
+    r[K.R_PRUNE] = int(prune)
+    return r
+
+
+def encode(position: BCPosition) -> np.ndarray:
+    """The state row of a (valid) position."""
+    st = np.zeros(K.SLEN, dtype=np.int8)
+    for i, pile in enumerate(position.tableau):
+        for j, card in enumerate(pile):
+            st[K.P0 + i * K.CAP + j] = card.index
+        st[K.LEN0 + i] = len(pile)
+    for s in range(4):
+        st[K.FND0 + s] = position.foundations[s]
+    return st
+
+
+def decode(st: np.ndarray, npiles: int, ranks: int) -> BCPosition:
+    tableau = [
+        [Card.from_index(int(st[K.P0 + i * K.CAP + j])) for j in range(int(st[K.LEN0 + i]))]
+        for i in range(npiles)
+    ]
+    return BCPosition(tableau, [int(st[K.FND0 + s]) for s in range(4)], ranks)
+
+
+def _location(code: int) -> str:
+    return PILE_NAMES[code] if code < K.LOC_FND else FOUNDATION_NAMES[code - K.LOC_FND]
+
+
+def log_to_moves(log: np.ndarray) -> list[Move]:
+    return [Move(_location(src), _location(dst), Card.from_index(card), 1) for src, dst, card in log.tolist()]

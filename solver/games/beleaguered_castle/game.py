@@ -1,0 +1,49 @@
+"""Beleaguered Castle as the rest of the package sees it: options, deals, search, verification."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...moves import Move
+from . import dealfile, reference
+from .board import render
+from .deals import NUMBERINGS, bc_deal
+from .position import BCPosition, BCRules
+from .searcher import BCSearch
+
+
+class BeleagueredCastle:
+    name = "beleaguered-castle"
+    aliases = ("bc", "beleaguered")
+    numberings = NUMBERINGS
+    piles_doc = "T1..T8 (PySolFC's rows: left wing T1..T4 top to bottom, right wing T5..T8), F1..F4 (C, D, H, S)"
+
+    @staticmethod
+    def make_rules(**options: Any) -> BCRules:
+        if options:
+            raise ValueError(f"beleaguered-castle has no option {', '.join(sorted(options))}")
+        return BCRules()
+
+    @staticmethod
+    def deal(seed: int, numbering: str, rules: BCRules) -> BCPosition:
+        return bc_deal(seed, numbering)
+
+    load_deal = staticmethod(dealfile.load_deal)
+    deal_to_json = staticmethod(dealfile.position_to_json)
+    render = staticmethod(render)
+
+    @staticmethod
+    def searcher(position: BCPosition, rules: BCRules, tt_mb: float) -> BCSearch:
+        return BCSearch(position, rules, tt_mb)
+
+    @staticmethod
+    def verify(position: BCPosition, rules: BCRules, moves: list[Move]) -> None:
+        """Raise reference.ReplayError unless the moves win from position."""
+        reference.verify_win(position, moves)
+
+    @staticmethod
+    def positions(position: BCPosition, rules: BCRules, moves: list[Move]):
+        """The position after each move (reference engine), for --show."""
+        for move in moves:
+            position = reference.apply_move(position, move)
+            yield position

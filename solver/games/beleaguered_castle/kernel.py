@@ -1,0 +1,510 @@
+"""Beleaguered Castle search kernel (numba): state, moves, keys and an iterative DFS.
+
+Everything jitted for Beleaguered Castle lives in this one file (numba cache trap, see
+jit.py).
+
+Working state: int8 rows, copy-make (a child is a copy of its parent with one move
+applied, so there is no undo code to get wrong).  A DFS here goes very deep: the table
+makes almost every child new, so the current path holds most of the positions stored
+(seen: 2 M levels after 5 M nodes).  So rows are kept only for the last ``W`` levels,
+in a ring (level d in row d mod W), plus a checkpoint row every ``B`` levels; going back
+below the ring, the rows of that block are rebuilt from its checkpoint by replaying the
+path's moves (with the same safe plays).  A level then costs 2 bytes per untried move
+and 8 bytes of stack indices, so tens of millions of levels fit.
+
+    | field        | index          | meaning                                            |
+    |--------------|----------------|----------------------------------------------------|
+    | pile cards   | P0 + 32*i + j  | card j (bottom = 0) of pile i, card = 13*suit+rank-1 |
+    | pile length  | LEN0 + i       | cards in pile i (cells at and above it are stale)  |
+    | foundation   | FND0 + s       | cards on the foundation of suit s (C, D, H, S)     |
+
+During a search a pile is a bottom part of the root's pile (at most 20 cards, the most
+``validate`` allows) plus the cards built on it since, whose ranks fall by one from
+card to card (at most 12, King..2): 32 cells.  The reference row ``ref`` (same layout)
+is the root position of the search: the key measures piles against it.
+
+Packed canonical key (3 x uint64 = 24 bytes; bit offsets over the 192-bit string):
+
+    | bits            | field                                                     |
+    |-----------------|-----------------------------------------------------------|
+    | 5*i .. 5*i+4    | stub of pile i (i = 0..7): the length of its longest      |
+    |                 | bottom part still equal to the same pile of ``ref``       |
+    | 40+3*k .. +2    | code of non-Ace card k = 12*suit + rank-2 (k = 0..47):    |
+    |                 | 0 = in a stub or on its foundation, 1..4 = lies directly  |
+    |                 | on the card one rank higher of suit code-1, above a stub, |
+    |                 | 5 = bottom card of a pile whose stub is empty             |
+    | 184 .. 190      | zero                                                      |
+    | 191             | marker, always 1 (an all-zero word means an empty slot)   |
+
+Why it is exact: a card above its pile's stub got there by a move (the cards of ``ref``
+still in place form the stub), so it lies either on a card exactly one rank higher --
+fixed by that card's suit -- or, at the bottom, in a pile whose stub is empty.  So the
+stubs give the untouched cards, the codes chain every other tableau card onto them (a
+card carries at most one card), the code-5 cards start the chains of the stubless
+piles, and the cards left over are on the foundations, which therefore need no bits.
+The only thing lost is which stubless pile holds which chain: such piles are
+interchangeable under the rules (a symmetry, as in Solvitaire), so equal keys mean
+positions with the same game value, and different positions never share a key
+otherwise.  The stub is computed from the position each time (not tracked), so a key
+depends on the position alone.  Aces never leave the foundations and get no code.
+
+Moves (int64): kind (bits 0-3: 0 pile top to its foundation, 1 pile top to another
+pile), a = source pile (4-7), b = target pile (8-11), score (32+, higher is tried first).
+The DFS stack keeps only bits 0-11 (int16), once the moves are sorted.
+
+Log rows (int32 x 3) for the winning line: source pile, target (piles 0..7,
+foundations LOC_FND + suit), card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...jit import njit
+from ...tt import tt_insert
+
+CAP = 32
+P0 = 0
+LEN0 = 256
+FND0 = 264
+SLEN = 268
+NPILES_MAX = 8
+
+# rules array
+R_RANKS, R_NPILES, R_PRUNE = 0, 1, 2
+RULES_LEN = 3
+
+K_FND, K_PILE = 0, 1
+LOC_FND = 8
+
+# search counters
+C_NODES, C_DEPTH, C_STATUS, C_LO = 0, 1, 2, 3  # C_LO: lowest level whose ring row is valid
+CTR_LEN = 4
+MOVE_MASK = 0xFFF
+ST_RUNNING, ST_WON, ST_LOST, ST_MEMORY, ST_PAUSED, ST_STACK = 0, 1, 2, 3, 4, 5
+
+KEY_WORDS = 3
+STUB_BITS = 5
+CODE0 = 40
+MAX_MOVES_PER_NODE = 64  # 8 top cards x (a foundation + 7 other piles)
+
+
+@njit(inline="always")
+def _put(key, off, v):
+    """OR the small value v (< 8 bits wide) into the key at bit offset off."""
+    w = off >> 6
+    sh = off & 63
+    x = np.uint64(v)
+    key[w] |= x << np.uint64(sh)
+    if sh > 56:  # the field may run into the next word
+        key[w + 1] |= x >> np.uint64(64 - sh)
+
+
+@njit
+def pack_key(st, ref, rules, key):
+    """Write the canonical 24-byte key of st into key[0:3] (layout in module doc)."""
+    key[0] = np.uint64(0)
+    key[1] = np.uint64(0)
+    key[2] = np.uint64(0)
+    npiles = rules[R_NPILES]
+    for i in range(npiles):
+        base = P0 + i * CAP
+        L = st[LEN0 + i]
+        D = ref[LEN0 + i]
+        s = 0
+        while s < L and s < D and st[base + s] == ref[base + s]:
+            s += 1
+        _put(key, STUB_BITS * i, s)
+        for j in range(s, L):
+            c = np.int64(st[base + j])
+            if j == 0:
+                code = 5
+            else:
+                code = 1 + np.int64(st[base + j - 1]) // 13
+            _put(key, CODE0 + 3 * ((c // 13) * 12 + c % 13 - 1), code)
+    key[2] |= np.uint64(1) << np.uint64(63)
+
+
+@njit(inline="always")
+def is_safe(st, c):
+    """Playing c (playable now) to its foundation never turns a won game into a lost one.
+
+    The rule is Solvitaire's for building regardless of suit (Blake & Gent, JAIR 2026;
+    ``game_state.auto_foundation_moves.cpp``, ``other_within_2``): rank <= every other
+    foundation + 2.  Proof (no worry-back here, so foundations only grow): every other
+    foundation holds at least rank - 2 and c's own holds rank - 1, so every card of
+    rank - 2 is home and nothing will ever be built on a card of rank - 1.  Take any
+    winning line from the position and play it with c already home, keeping the
+    invariant "our table is the line's table with some cards sent home early":
+    - a move of a card sent home early is skipped;
+    - a card x that the line puts on c has rank - 1 and another suit, whose foundation
+      holds at least rank - 2 (it only grows) and not x: exactly rank - 2, so x goes
+      home instead; nothing was ever to be built on x;
+    - any other move is played as it is: its card is a top card (only cards sent home
+      left its pile); its target pile is empty in both tables or has the same top card
+      (a top card sent home early is c, the case above, or an x, on which nothing is
+      built); a foundation holds at least what the line's holds (if it already holds
+      the card, the card was sent home early: skipped).
+    The line ends with every card home, so ours does too.
+    """
+    r = c % 13 + 1
+    s = c // 13
+    for t in range(4):
+        if t != s and r > st[FND0 + t] + 2:
+            return False
+    return True
+
+
+@njit
+def _log(log, n, src, dst, card):
+    if n < log.shape[0]:
+        log[n, 0] = src
+        log[n, 1] = dst
+        log[n, 2] = card
+    return n + 1
+
+
+@njit
+def apply_move(st, m, log, n, dolog):
+    """Apply move m to st in place; returns the new log length."""
+    kind = m & 15
+    a = (m >> 4) & 15
+    b = (m >> 8) & 15
+    L = st[LEN0 + a]
+    c = np.int64(st[P0 + a * CAP + L - 1])
+    st[LEN0 + a] = L - 1
+    if kind == K_FND:
+        st[FND0 + c // 13] += 1
+        if dolog:
+            n = _log(log, n, a, LOC_FND + c // 13, c)
+    else:
+        Lb = st[LEN0 + b]
+        st[P0 + b * CAP + Lb] = c
+        st[LEN0 + b] = Lb + 1
+        if dolog:
+            n = _log(log, n, a, b, c)
+    return n
+
+
+@njit
+def play_safe(st, rules, log, n, dolog):
+    """Play every safe pile top to its foundation, repeatedly (see is_safe)."""
+    npiles = rules[R_NPILES]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(npiles):
+            L = st[LEN0 + i]
+            if L > 0:
+                c = np.int64(st[P0 + i * CAP + L - 1])
+                if st[FND0 + c // 13] == c % 13 and is_safe(st, c):
+                    n = apply_move(st, np.int64(K_FND | (i << 4)), log, n, dolog)
+                    changed = True
+    return n
+
+
+@njit
+def is_won(st, rules):
+    r = rules[R_RANKS]
+    return st[FND0] == r and st[FND0 + 1] == r and st[FND0 + 2] == r and st[FND0 + 3] == r
+
+
+@njit(inline="always")
+def _push(moves, n, m):
+    moves[n] = m
+    return n + 1
+
+
+@njit
+def gen_moves(st, rules, moves, n0, need):
+    """Write the moves of st into moves[n0:], best first; return the new end.
+
+    Without R_PRUNE every legal move is listed (differential tests, perft).  With it
+    (search), two symmetry reductions apply, both exact because the rules treat all
+    piles alike (a position and its copy with two piles swapped have the same value):
+    - a card goes only into the first empty pile: the others give the same table with
+      two empty piles swapped;
+    - the only card of a pile never moves into an empty pile: that gives the same table
+      with the two piles swapped.
+    The order (scores) is a heuristic only, it never changes a verdict: foundation
+    plays first, then moves that uncover a card that can go home, moves from piles
+    whose next wanted card lies shallow, moves that empty a pile; moves that bury a
+    wanted card, or shift a card from one higher card to another without freeing
+    anything, come late.  ``need`` is scratch space (NPILES_MAX int64).
+    """
+    npiles = rules[R_NPILES]
+    prune = rules[R_PRUNE] != 0
+    n = n0
+    first_empty = -1
+    for j in range(npiles):
+        if st[LEN0 + j] == 0:
+            first_empty = j
+            break
+    # per pile: how deep its shallowest card that could go home next lies (0 = the top)
+    for i in range(npiles):
+        L = st[LEN0 + i]
+        need[i] = 99
+        for k in range(L - 1, -1, -1):
+            u = np.int64(st[P0 + i * CAP + k])
+            if st[FND0 + u // 13] == u % 13:
+                need[i] = L - 1 - k
+                break
+    for i in range(npiles):
+        L = st[LEN0 + i]
+        if L == 0:
+            continue
+        base = P0 + i * CAP
+        c = np.int64(st[base + L - 1])
+        r = c % 13  # rank - 1
+        depth = need[i]
+        if st[FND0 + c // 13] == r:
+            n = _push(moves, n, (np.int64(1000) << 32) | K_FND | (i << 4))
+        uncovers = False
+        in_sequence = False
+        if L >= 2:
+            u = np.int64(st[base + L - 2])
+            uncovers = st[FND0 + u // 13] == u % 13
+            in_sequence = u % 13 == r + 1
+        bonus = 0
+        if uncovers:
+            bonus += 300
+        if depth < 99:
+            bonus += max(0, 200 - 25 * depth)
+        if in_sequence and not uncovers:
+            bonus -= 80
+        for j in range(npiles):
+            if j == i:
+                continue
+            Lj = st[LEN0 + j]
+            if Lj == 0:
+                if prune and (j != first_empty or L == 1):
+                    continue
+                score = 100 + bonus
+            else:
+                t = np.int64(st[P0 + j * CAP + Lj - 1])
+                if t % 13 != r + 1:
+                    continue
+                score = 200 + bonus
+                if L == 1:
+                    score += 150  # empties a pile
+                if need[j] < 99:
+                    score -= max(0, 150 - 25 * need[j])  # buries a card wanted soon
+            n = _push(moves, n, (np.int64(score) << 32) | K_PILE | (i << 4) | (j << 8))
+    # best first: insertion sort by score, descending (stable for equal scores)
+    for x in range(n0 + 1, n):
+        m = moves[x]
+        y = x - 1
+        while y >= n0 and (moves[y] >> 32) < (m >> 32):
+            moves[y + 1] = moves[y]
+            y -= 1
+        moves[y + 1] = m
+    return n
+
+
+@njit
+def _stack_moves(st, rules, moves, start, tmp, need):
+    """Generate st's moves (sorted) and stack them at moves[start:] as 12-bit codes."""
+    n = gen_moves(st, rules, tmp, 0, need)
+    for x in range(n):
+        moves[start + x] = tmp[x] & MOVE_MASK
+    return start + n
+
+
+@njit
+def _restore(ring, ckpt, moves, lnext, d, block, rules):
+    """Rebuild the ring rows of the levels from d's block start up to d; returns that start.
+
+    The checkpoint of the block is the row of its first level on the current path (it
+    is rewritten whenever the DFS enters that level anew), and the move taken at each
+    level x is moves[lnext[x] - 1]; replaying them (with the safe plays after each, as
+    the search did) gives the very rows the search had.
+    """
+    W = ring.shape[0]
+    c = (d // block) * block
+    first = ring[c % W]
+    src = ckpt[d // block]
+    for x in range(SLEN):
+        first[x] = src[x]
+    dummy = np.zeros((0, 3), dtype=np.int32)
+    for lv in range(c, d):
+        parent = ring[lv % W]
+        child = ring[(lv + 1) % W]
+        for x in range(SLEN):
+            child[x] = parent[x]
+        apply_move(child, np.int64(moves[lnext[lv] - 1]), dummy, 0, False)
+        if rules[R_PRUNE]:
+            play_safe(child, rules, dummy, 0, False)
+    return c
+
+
+@njit
+def search_init(ring, ckpt, moves, lend, lnext, ctr, root, ref, rules, table, ttctr, touched, key):
+    """Set up level 0 from root (with its safe moves played).  Returns the status."""
+    st = ring[0]
+    for x in range(SLEN):
+        st[x] = root[x]
+    dummy = np.zeros((0, 3), dtype=np.int32)
+    if rules[R_PRUNE]:
+        play_safe(st, rules, dummy, 0, False)
+    for x in range(SLEN):
+        ckpt[0, x] = st[x]
+    ctr[C_NODES] = 1
+    ctr[C_DEPTH] = 0
+    ctr[C_LO] = 0
+    if is_won(st, rules):
+        ctr[C_STATUS] = ST_WON
+        return ST_WON
+    pack_key(st, ref, rules, key)
+    tt_insert(table, key, ttctr, touched)
+    lnext[0] = 0
+    lend[0] = _stack_moves(st, rules, moves, 0, np.empty(MAX_MOVES_PER_NODE, dtype=np.int64),
+                           np.empty(NPILES_MAX, dtype=np.int64))
+    ctr[C_STATUS] = ST_RUNNING
+    return ST_RUNNING
+
+
+@njit
+def search_run(ring, ckpt, moves, lend, lnext, ctr, ref, rules, table, ttctr, touched, key, block, budget):
+    """Depth-first search with an explicit stack; resumable.
+
+    Runs until won, exhausted (lost), a table/stack is full (memory), or ``budget``
+    more nodes were made (paused: call again to continue).  A node is a position made
+    by applying a move (and the safe plays after it), whether or not the table already
+    knows it.  Every entered state is stored in the transposition table, and a state
+    already stored is skipped: exact for a reachability question (no depth limit),
+    because whatever the stored state leads to is being or has been searched.
+    Rows: see the module doc (ring of W = ring.shape[0] >= block levels, checkpoints
+    every ``block`` levels in ckpt).
+    """
+    dummy = np.zeros((0, 3), dtype=np.int32)
+    need = np.empty(NPILES_MAX, dtype=np.int64)
+    tmp = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
+    prune = rules[R_PRUNE] != 0
+    W = ring.shape[0]
+    maxd = min(lend.shape[0] - 1, ckpt.shape[0] * block - 1)
+    d = ctr[C_DEPTH]
+    lo = ctr[C_LO]
+    stop = ctr[C_NODES] + budget
+    while True:
+        if ctr[C_NODES] >= stop:
+            ctr[C_STATUS] = ST_PAUSED
+            break
+        if lnext[d] >= lend[d]:
+            if d == 0:
+                ctr[C_STATUS] = ST_LOST
+                break
+            d -= 1
+            if d < lo:
+                lo = _restore(ring, ckpt, moves, lnext, d, block, rules)
+            continue
+        m = np.int64(moves[lnext[d]])
+        lnext[d] += 1
+        parent = ring[d % W]
+        child = ring[(d + 1) % W]  # the row of level d + 1 - W is given up
+        if d + 2 - W > lo:
+            lo = d + 2 - W
+        for x in range(SLEN):
+            child[x] = parent[x]
+        apply_move(child, m, dummy, 0, False)
+        if prune:
+            play_safe(child, rules, dummy, 0, False)
+        pack_key(child, ref, rules, key)
+        r = tt_insert(table, key, ttctr, touched)
+        if r < 0:
+            lnext[d] -= 1  # retried after the table has grown
+            ctr[C_STATUS] = ST_MEMORY
+            break
+        ctr[C_NODES] += 1
+        if r == 0:
+            continue
+        if is_won(child, rules):
+            d += 1
+            ctr[C_STATUS] = ST_WON
+            break
+        if d + 1 >= maxd or lend[d] + MAX_MOVES_PER_NODE > moves.shape[0]:
+            ctr[C_STATUS] = ST_STACK  # final: the DFS stack is full
+            break
+        d += 1
+        if d % block == 0:
+            for x in range(SLEN):
+                ckpt[d // block, x] = child[x]
+        lnext[d] = lend[d - 1]
+        lend[d] = _stack_moves(child, rules, moves, lend[d - 1], tmp, need)
+    ctr[C_DEPTH] = d
+    ctr[C_LO] = lo
+    return ctr[C_STATUS]
+
+
+@njit
+def expand_line(root, path, rules, log):
+    """Replay the chosen moves from root, logging every move; returns the count.
+
+    The safe foundation plays done automatically during search are logged as moves
+    of their own, so the line is complete for a person (and for the reference engine).
+    """
+    st = root.copy()
+    n = 0
+    if rules[R_PRUNE]:
+        n = play_safe(st, rules, log, n, True)
+    for x in range(path.shape[0]):
+        n = apply_move(st, path[x], log, n, True)
+        if rules[R_PRUNE]:
+            n = play_safe(st, rules, log, n, True)
+    return n
+
+
+@njit
+def successors(root, rules, out):
+    """All children of root by one move (no safe plays): rows of out; returns count."""
+    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
+    dummy = np.zeros((0, 3), dtype=np.int32)
+    n = gen_moves(root, rules, moves, 0, np.empty(NPILES_MAX, dtype=np.int64))
+    for x in range(n):
+        for y in range(SLEN):
+            out[x, y] = root[y]
+        apply_move(out[x], moves[x], dummy, 0, False)
+    return n
+
+
+@njit
+def keys_of(rows, ref, rules, out):
+    """The packed key of each state row (for tests)."""
+    for x in range(rows.shape[0]):
+        pack_key(rows[x], ref, rules, out[x])
+
+
+@njit
+def perft(root, rules, depth):
+    """Number of move sequences of length ``depth`` (no table, no safe plays)."""
+    if depth == 0:
+        return 1
+    states = np.empty((depth + 1, SLEN), dtype=np.int8)
+    moves = np.empty(MAX_MOVES_PER_NODE * (depth + 1), dtype=np.int64)
+    lend = np.zeros(depth + 1, dtype=np.int64)
+    lnext = np.zeros(depth + 1, dtype=np.int64)
+    dummy = np.zeros((0, 3), dtype=np.int32)
+    need = np.empty(NPILES_MAX, dtype=np.int64)
+    for x in range(SLEN):
+        states[0, x] = root[x]
+    lnext[0] = 0
+    lend[0] = gen_moves(states[0], rules, moves, 0, need)
+    total = 0
+    d = 0
+    while True:
+        if lnext[d] >= lend[d]:
+            if d == 0:
+                break
+            d -= 1
+            continue
+        m = moves[lnext[d]]
+        lnext[d] += 1
+        if d + 1 == depth:
+            total += 1
+            continue
+        for x in range(SLEN):
+            states[d + 1, x] = states[d, x]
+        apply_move(states[d + 1], m, dummy, 0, False)
+        d += 1
+        lnext[d] = lend[d - 1]
+        lend[d] = gen_moves(states[d], rules, moves, lnext[d], need)
+    return total

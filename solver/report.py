@@ -1,0 +1,215 @@
+"""Reports on a results database: a Markdown table and PNG plots (matplotlib, Agg).
+
+For every configuration (game, rules, numbering, limits) in the database:
+
+- a table row: the seeds, won / lost / unknown, the win rate with its 95% Wilson
+  interval counting unknown deals both ways (solver.stats.win_rate), and the
+  distributions (median, mean, p90, p99, max) of solve times and node counts;
+- ``config-ID-winrate.png``: the win rate as seeds accumulate (in seed order), with
+  its interval band: how far the estimate has converged;
+- ``config-ID-times.png``: the distribution of solve times on a log scale, stacked by
+  verdict.
+
+The plots are drawn on matplotlib Figure objects (no pyplot state), so reports can be
+made from any thread and without a display.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from .result import LOST, UNKNOWN, WON
+from .seeds import SeedSpec
+from .stats import Distribution, WinRate, distribution, win_rate
+from .store import Config, Row, Store
+
+MAX_POINTS = 400  # points on a convergence curve (enough for a smooth line)
+COLOURS = {WON: "#2e7d32", LOST: "#c62828", UNKNOWN: "#9e9e9e"}
+
+
+@dataclass
+class Summary:
+    config: Config
+    seeds: str
+    rate: WinRate
+    reasons: dict[str, int]
+    seconds: Distribution
+    nodes: Distribution
+
+
+def summarize(config: Config, rows: list[Row]) -> Summary:
+    counts = Counter(r.verdict for r in rows)
+    reasons = Counter(r.reason for r in rows if r.reason)
+    seeds = SeedSpec((r.seed, r.seed) for r in rows).text if rows else "-"
+    return Summary(
+        config, seeds, win_rate(counts[WON], counts[LOST], counts[UNKNOWN]), dict(sorted(reasons.items())),
+        distribution([r.seconds for r in rows]), distribution([float(r.nodes) for r in rows]),
+    )
+
+
+def _pct(x: float) -> str:
+    return "-" if math.isnan(x) else f"{100 * x:.2f}%"
+
+
+def _num(x: float, seconds: bool) -> str:
+    if math.isnan(x):
+        return "-"
+    if seconds:
+        return f"{x:.3g}"
+    return f"{x:,.0f}"
+
+
+def _dist(d: Distribution, seconds: bool) -> str:
+    return " / ".join(_num(v, seconds) for v in (d.median, d.mean, d.p90, d.p99, d.max))
+
+
+def rate_text(rate: WinRate) -> str:
+    return f"{_pct(rate.point)} [{_pct(rate.low)}, {_pct(rate.high)}]"
+
+
+def limits_text(c: Config) -> str:
+    parts = []
+    if c.max_nodes is not None:
+        parts.append(f"max_nodes {c.max_nodes:,}")
+    if c.timeout is not None:
+        parts.append(f"timeout {c.timeout:g} s")
+    parts.append(f"tt {c.tt_mb:g} MB")
+    return ", ".join(parts)
+
+
+def markdown_table(summaries: list[Summary]) -> str:
+    head = ["id", "game", "numbering", "rules", "limits", "seeds", "deals", "won", "lost", "unknown",
+            "win rate [95% interval]", "time s: median / mean / p90 / p99 / max",
+            "nodes: median / mean / p90 / p99 / max"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    for s in summaries:
+        c, r = s.config, s.rate
+        unknown = str(r.unknown)
+        if s.reasons:
+            unknown += " (" + ", ".join(f"{k} {v}" for k, v in s.reasons.items()) + ")"
+        cells = [str(c.id), c.game, c.numbering, ", ".join(f"{k}={v}" for k, v in c.rules.items()),
+                 limits_text(c), s.seeds, str(r.n), str(r.won), str(r.lost), unknown, rate_text(r),
+                 _dist(s.seconds, True), _dist(s.nodes, False)]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append("Win rate: won / (won + lost); the 95% Wilson interval counts unknown deals as lost for its "
+                 "lower end and as won for its upper end.  Percentiles are nearest-rank.")
+    return "\n".join(lines)
+
+
+def summary_text(s: Summary, note: str = "") -> str:
+    """A configuration's results as a few lines of text (what ``patience batch`` ends with)."""
+    r = s.rate
+    unknown = f"unknown {r.unknown}"
+    if s.reasons:
+        unknown += " (" + ", ".join(f"{k} {v}" for k, v in s.reasons.items()) + ")"
+    lines = [s.config.describe(), f"seeds {s.seeds}: {r.n} deals{note}", f"won {r.won}   lost {r.lost}   {unknown}",
+             f"win rate: {rate_text(r)}  (95% Wilson interval; unknown deals counted as lost for the low end, "
+             "as won for the high end)"]
+    for name, d, fmt in (("time (s)", s.seconds, "{:.4g}"), ("nodes", s.nodes, "{:,.0f}")):
+        lines.append(f"{name:9s} median {fmt.format(d.median)}   mean {fmt.format(d.mean)}   "
+                     f"p90 {fmt.format(d.p90)}   p99 {fmt.format(d.p99)}   max {fmt.format(d.max)}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- plots
+
+
+def convergence(rows: list[Row]) -> tuple[list[int], list[float], list[float], list[float]]:
+    """(deals so far, point, low, high) in seed order, at up to MAX_POINTS places."""
+    n = len(rows)
+    if n == 0:
+        return [], [], [], []
+    at = sorted({max(1, round(n * i / MAX_POINTS)) for i in range(1, MAX_POINTS + 1)} if n > MAX_POINTS
+                else range(1, n + 1))
+    xs, point, low, high = [], [], [], []
+    counts = {WON: 0, LOST: 0, UNKNOWN: 0}
+    k = 0
+    for target in at:
+        while k < target:
+            counts[rows[k].verdict] += 1
+            k += 1
+        r = win_rate(counts[WON], counts[LOST], counts[UNKNOWN])
+        xs.append(target)
+        point.append(100 * r.point)
+        low.append(100 * r.low)
+        high.append(100 * r.high)
+    return xs, point, low, high
+
+
+def _figure():
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display needed; a no-op if already Agg
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(8, 4.5), dpi=100, layout="constrained")
+
+
+def plot_convergence(config: Config, rows: list[Row], path: Path) -> Path:
+    xs, point, low, high = convergence(rows)
+    fig = _figure()
+    ax = fig.add_subplot()
+    ax.fill_between(xs, low, high, color="#90caf9", alpha=0.6, label="95% Wilson interval (unknown both ways)")
+    ax.plot(xs, point, color="#0d47a1", lw=1.5, label="win rate (won / decided)")
+    ax.set_xlabel("deals (in seed order)")
+    ax.set_ylabel("win rate (%)")
+    ax.set_ylim(0, 100)
+    if xs:
+        ax.set_xlim(1, max(xs[-1], 2))
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize="small")
+    ax.set_title(f"#{config.id} {config.describe()}", fontsize="small")
+    fig.savefig(path, format="png")
+    return path
+
+
+def plot_times(config: Config, rows: list[Row], path: Path) -> Path:
+    fig = _figure()
+    ax = fig.add_subplot()
+    floor = 1e-6
+    times = {v: [max(r.seconds, floor) for r in rows if r.verdict == v] for v in (WON, LOST, UNKNOWN)}
+    every = [t for ts in times.values() for t in ts]
+    if every:
+        lo, hi = math.log10(min(every)), math.log10(max(every))
+        if hi - lo < 1:
+            lo, hi = lo - 0.5, hi + 0.5
+        bins = [10 ** (lo + (hi - lo) * i / 40) for i in range(41)]
+        present = [v for v in (WON, LOST, UNKNOWN) if times[v]]
+        ax.hist([times[v] for v in present], bins=bins, stacked=True, color=[COLOURS[v] for v in present],
+                label=[f"{v} ({len(times[v])})" for v in present])
+        ax.legend(fontsize="small")
+    ax.set_xscale("log")
+    ax.set_xlabel("solve time (s, log scale)")
+    ax.set_ylabel("deals")
+    ax.grid(alpha=0.3)
+    ax.set_title(f"#{config.id} {config.describe()}", fontsize="small")
+    fig.savefig(path, format="png")
+    return path
+
+
+def write_report(store: Store, out: Path, plots: bool = True) -> tuple[str, list[Path]]:
+    """The Markdown table of every configuration, and the plots written into ``out``.
+
+    ``out``/report.md gets the table followed by links to the plots.
+    """
+    summaries, files = [], []
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for config in store.configs():
+        rows = store.rows(config.id)
+        if not rows:
+            continue
+        summaries.append(summarize(config, rows))
+        if plots:
+            files.append(plot_convergence(config, rows, out / f"config-{config.id}-winrate.png"))
+            files.append(plot_times(config, rows, out / f"config-{config.id}-times.png"))
+    table = markdown_table(summaries) if summaries else "(no deals stored yet)"
+    md = ["# patience-solver results", "", f"Database: `{store.path}`", "", table, ""]
+    md += [f"![{f.stem}]({f.name})" for f in files]
+    (out / "report.md").write_text("\n".join(md) + "\n")
+    files.append(out / "report.md")
+    return table, files
