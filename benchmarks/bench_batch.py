@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shlex
 import statistics
 import subprocess
 import sys
@@ -75,6 +76,18 @@ def loop(seeds: list[int], max_nodes: int, tt_mb: float) -> float:
     return time.perf_counter() - t0
 
 
+def gil_share(seeds: list[int], max_nodes: int, tt_mb: float) -> tuple[float, float]:
+    """(wall seconds, share of it outside the search driver) of solve() in a loop: the
+    part that holds the GIL (deal, encoding, replay of won lines), which threads cannot
+    overlap."""
+    t0 = time.perf_counter()
+    inside = 0.0
+    for s in seeds:
+        inside += solver.solve("klondike", s, max_nodes=max_nodes, tt_mb=tt_mb).seconds
+    wall = time.perf_counter() - t0
+    return wall, (wall - inside) / wall
+
+
 def in_process_batch(spec: str, max_nodes: int, tt_mb: float, mode: str, with_db: bool) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "o.sqlite" if with_db else None
@@ -96,8 +109,9 @@ def main() -> None:
     ap.add_argument("--overhead-seeds", default="1-1000")
     ap.add_argument("--overhead-max-nodes", type=int, default=1000)
     ap.add_argument("--out", default=str(ROOT / "results" / "batch-throughput.md"))
+    ap.add_argument("--note", default="", help="a paragraph for the report (e.g. why fewer seeds)")
     args = ap.parse_args()
-    command = "python benchmarks/bench_batch.py " + " ".join(sys.argv[1:])
+    command = "python benchmarks/bench_batch.py " + shlex.join(sys.argv[1:])
     n = len(parse_seeds(args.seeds))
     load_before = os.getloadavg()
     busy = busy_processes()
@@ -141,6 +155,8 @@ def main() -> None:
         over[name] = (min(times), statistics.median(times))
         print(f"{name}: best {min(times):.3f} s", file=sys.stderr)
     base_loop = over["solver.solve in a loop"][0]
+    seeds_list = list(parse_seeds(args.seeds))
+    shares = {mn: gil_share(seeds_list, mn, args.tt_mb) for mn in (args.max_nodes, args.easy_max_nodes)}
     load_after = os.getloadavg()
 
     lines = [
@@ -184,6 +200,23 @@ def main() -> None:
     for name, (best, med) in over.items():
         lines.append(f"| {name} | {best:.3f} | {med:.3f} | {1000 * best / o_n:.3f} | "
                      f"{1000 * (best - base_loop) / o_n:+.3f} |")
+    lines += [
+        "",
+        f"## Share of the time that holds the GIL ({n} seeds {args.seeds}, one thread)",
+        "",
+        "`solver.solve` in a loop; outside = wall time minus the search driver's own time (deal, encoding, "
+        "replay of won lines in the reference engine), which threads cannot run in parallel.  Amdahl: threads "
+        "reach at most 1 / (share + (1 - share) / N) on N cores.",
+        "",
+        "| max_nodes | wall s | outside the search | ms per deal outside | threads' bound on 2 / 16 cores |",
+        "|---|---|---|---|---|",
+    ]
+    for mn, (wall, share) in shares.items():
+        bound = [1 / (share + (1 - share) / cores) for cores in (2, 16)]
+        lines.append(f"| {mn} | {wall:.2f} | {100 * share:.0f}% | {1000 * wall * share / n:.2f} | "
+                     f"{bound[0]:.2f}x / {bound[1]:.1f}x |")
+    if args.note:
+        lines += ["", "## Note", "", args.note]
     lines.append("")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text("\n".join(lines))

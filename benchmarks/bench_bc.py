@@ -132,6 +132,7 @@ def main() -> None:
     ap.add_argument("--peak-mb", type=float, default=None,
                     help="with --report-only: the solving process's peak RSS (VmHWM), measured while it ran")
     ap.add_argument("--out", default=str(ROOT / "results" / "bc-bench.md"), help="Markdown report")
+    ap.add_argument("--note", default=None, help="a line for the report (e.g. what else loaded the machine)")
     args = ap.parse_args()
     seeds = parse_seeds(args.seeds)
     command = "python benchmarks/bench_bc.py " + " ".join(sys.argv[1:])
@@ -157,6 +158,8 @@ def main() -> None:
         "68.170 ± 0.099% winnable.",
         "",
     ]
+    if args.note:
+        head += [f"Note: {args.note}", ""]
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(head + [report(rows, args.cap)]))

@@ -22,31 +22,33 @@ each loads the kernel from numba's on-disk cache, which the parent warms first a
 numba #4807; Ctrl-C reaches them through an Event; they exit if the parent dies).
 
 Measured (benchmarks/bench_batch.py, results/batch-throughput.md; Klondike PySolFC
-seeds 1-300, draw 1, --tt-mb 256, wall clock of the whole ``patience batch`` command,
-best of 2, on this 2-vCPU machine while four other solver processes kept it busy,
-load average 4-5):
+seeds 1-300, draw 1, --tt-mb 256; wall clock of the whole ``patience batch`` command,
+best of 2; this 2-vCPU machine, kept busy by four other solver processes, load 4.5-5.7,
+so 300 seeds rather than 1,000 and no free core for a second worker):
 
-    --max-nodes 100000      1 worker   2 workers   startup
-    processes               7.15 s     8.12 s      1.95 s
-    threads                 5.50 s     5.68 s      1.12 s
+    --max-nodes 100000      1 worker   2 workers   startup (1 trivial deal)
+    processes               9.97 s    11.37 s      2.50 s
+    threads                 8.10 s     8.02 s      1.58 s
     --max-nodes 1000 (easy deals, Python-bound)
-    processes               2.75 s     3.79 s
-    threads                 1.69 s     1.65 s
+    processes               4.08 s     5.48 s
+    threads                 2.44 s     2.22 s
 
-    overhead per deal against solver.solve in a loop (300 deals, max_nodes 1000):
-    batch, 1 thread, no database +0.06 ms; with SQLite +0.57 ms;
-    1 process with SQLite +4.3 ms (mostly the pool's start, 1.2 s, spread over 300)
+    share of a deal's time that holds the GIL (deal, encoding, replay of a won line;
+    solve() in a loop, one thread): 7% at --max-nodes 100000 (1.6 ms per deal),
+    52% at --max-nodes 1000 (0.7 ms per deal)
 
-Why threads: they start faster (no fork server, no second import of numba and load of
-the kernel per worker: 0.8 s less), pay no pickling of results, and the work they
-cannot overlap is small.  The part of a deal that holds the GIL (shuffling and encoding
-the deal, replaying a won line in the reference engine, the driver between slices,
-storing the row) is about 1 ms; measured in one thread on seeds 1-300, it is 6% of
-the time at --max-nodes 100000 and 47% at --max-nodes 1000.  By Amdahl's law threads
-then reach 1/(0.06 + 0.94/N): 1.9x on 2 cores, 8x on 16, and real batches (long
+An earlier run at load 4 ordered them the same (threads 5.50 / 5.68 s, processes
+7.15 / 8.12 s at --max-nodes 100000).
+
+Why threads: they start about a second sooner (no fork server, no second import of
+numba and load of the kernel per worker), pay no pickling of results and were faster
+in every measured case here; and the work they cannot overlap is small.  By Amdahl's
+law threads reach 1/(0.07 + 0.93/N): 1.9x on 2 cores, 7.9x on 16; real batches (long
 timeouts, hard deals dominating the time) are even more kernel-bound.  Processes win
-only for masses of trivial deals on many cores: use ``--mode processes`` there.  (On
-this busy machine neither model got a second core, so 2 workers did not beat 1.)
+only for masses of trivial deals on many cores (52% under the GIL caps threads at
+1.8x on 16 cores): use ``--mode processes`` there.  The overhead per deal of the
+machinery over solve() in a loop is below about a millisecond with threads, most of it
+writing the row (JSON of the line, one transaction), see the results file.
 
 Dask (``scheduler="tcp://host:port"`` or a Cluster/Client object): the same batch on a
 distributed cluster, see solver/cluster.py.  dask is imported only then.
