@@ -135,7 +135,11 @@ def main() -> None:
     ap.add_argument("--note", default=None, help="a line for the report (e.g. what else loaded the machine)")
     args = ap.parse_args()
     seeds = parse_seeds(args.seeds)
-    command = "python benchmarks/bench_bc.py " + " ".join(sys.argv[1:])
+    argv = sys.argv[1:]
+    if "--note" in argv:  # the note is printed on its own line
+        i = argv.index("--note")
+        argv = argv[:i] + argv[i + 2:]
+    command = "python benchmarks/bench_bc.py " + " ".join(a for a in argv if not a.startswith("--note="))
     Path(args.runs).mkdir(parents=True, exist_ok=True)
     log = Path(args.runs) / f"bc-solvitaire-cap{args.cap:g}.jsonl"
     rows = run(seeds, args.cap, args.tt_mb, log, args.report_only)
