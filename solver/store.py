@@ -148,30 +148,53 @@ class Store:
         self.path = Path(path)
         if self.path.parent and not self.path.parent.exists():
             raise StoreError(f"cannot open database {str(self.path)!r}: folder {str(self.path.parent)!r} does not exist")
-        try:
-            self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self.conn.execute("PRAGMA journal_mode = WAL")
-            self.conn.execute("PRAGMA synchronous = NORMAL")
-            self.conn.execute("PRAGMA foreign_keys = ON")
-            self._create()
-        except sqlite3.DatabaseError as err:
-            raise StoreError(f"cannot use database {str(self.path)!r}: {err}") from None
+        # Two batches opening one new file at once race to switch it to WAL and to
+        # create the schema; SQLite answers some of those lock upgrades with an
+        # immediate "database is locked" (its deadlock rule skips the busy handler),
+        # so opening is retried until BUSY_TIMEOUT_MS has passed.
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        delay = 0.01
+        while True:
+            try:
+                self.conn = self._open()
+                return
+            except sqlite3.OperationalError as err:
+                if "locked" not in str(err) or time.monotonic() > deadline:
+                    raise StoreError(f"cannot use database {str(self.path)!r}: {err}") from None
+            except sqlite3.DatabaseError as err:
+                raise StoreError(f"cannot use database {str(self.path)!r}: {err}") from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
 
-    def _create(self) -> None:
-        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+    def _open(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            self._create(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _create(self, conn: sqlite3.Connection) -> None:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == SCHEMA_VERSION:
             return
-        if version not in (0, SCHEMA_VERSION):
+        if version != 0:
             raise StoreError(f"database {str(self.path)!r} has schema version {version}, expected {SCHEMA_VERSION}")
-        self.conn.execute("BEGIN IMMEDIATE")
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _SCHEMA:
-                self.conn.execute(statement)
-            self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            self.conn.execute("COMMIT")
+            # Another process may have created the schema while we waited for the lock.
+            if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
+                for statement in _SCHEMA:
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            conn.execute("ROLLBACK")
             raise
 
     def close(self) -> None:
