@@ -1,13 +1,5 @@
-"""Klondike benchmark (run by hand; never a timed test).
-
-Solves Solvitaire seeds (so verdicts compare deal by deal with Solvitaire's published
-data) at draw 1 and/or draw 3 with a per-deal time cap, then writes a Markdown report
-to results/: verdict counts, win rate with its 95% Wilson interval (unknown counted
-both ways), time distribution, node rates, peak memory, bytes per stored state and the
-deterministic node-count signature (``patience bench``).
-
-Per-deal results are appended as they finish to a JSONL file outside results/
-(default benchmarks/.runs/), so an interrupted run resumes where it stopped.
+"""Klondike benchmark: ``bench_game.py`` at draw 1 and/or 3 on Solvitaire seeds, plus
+the deterministic node-count signature (``patience bench``).  Run by hand.
 
     python benchmarks/bench_klondike.py --draw 3 --seeds 1-1000 --cap 60
 """
@@ -15,149 +7,32 @@ Per-deal results are appended as they finish to a JSONL file outside results/
 from __future__ import annotations
 
 import argparse
-import json
-import platform
-import resource
-import statistics
 import sys
-import time
 from pathlib import Path
 
-import numba
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import solver
-from solver.bench import run_bench
-from solver.games.klondike.searcher import warm_up
-from solver.stats import percentile, win_rate
-from solver.tt import MAX_LOAD
+from bench_game import ROOT, main as bench_main  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def parse_seeds(spec: str) -> list[int]:
-    seeds: list[int] = []
-    for part in spec.split(","):
-        a, _, b = part.partition("-")
-        seeds.extend(range(int(a), int(b or a) + 1))
-    return seeds
-
-
-def load(log: Path) -> dict[int, dict]:
-    done = {}
-    if log.exists():
-        for line in log.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                done[row["seed"]] = row
-    return done
-
-
-def run(draw: int, seeds: list[int], cap: float, tt_mb: float, log: Path, report_only: bool) -> list[dict]:
-    done = load(log)
-    if report_only:  # the finished prefix of the seed range
-        rows = []
-        for seed in seeds:
-            if seed not in done:
-                break
-            rows.append(done[seed])
-        return rows
-    warm_up()
-    with log.open("a") as out:
-        for seed in seeds:
-            if seed in done:
-                continue
-            r = solver.solve("klondike", seed, numbering="solvitaire", draw=draw, timeout=cap, tt_mb=tt_mb)
-            row = {"seed": seed, "verdict": r.verdict, "reason": r.reason, "nodes": r.nodes,
-                   "stored": r.stored_states, "seconds": r.seconds, "moves": len(r.moves),
-                   "verified": r.verified, "proof": r.proof}
-            done[seed] = row
-            out.write(json.dumps(row) + "\n")
-            out.flush()
-            print(f"draw {draw} seed {seed}: {r.verdict} {r.reason or ''} {r.nodes} nodes {r.seconds:.3f} s",
-                  file=sys.stderr, flush=True)
-    return [done[s] for s in seeds]
-
-
-def report(draw: int, rows: list[dict], cap: float, command: str) -> str:
-    won = sum(r["verdict"] == "won" for r in rows)
-    lost = sum(r["verdict"] == "lost" for r in rows)
-    unknown = len(rows) - won - lost
-    rate = win_rate(won, lost, unknown)
-    times = [r["seconds"] for r in rows]
-    nodes = sum(r["nodes"] for r in rows)
-    stored = sum(r["stored"] for r in rows)
-    total = sum(times)
-    unknown_seeds = [r["seed"] for r in rows if r["verdict"] == "unknown"]
-    lines = [
-        f"### Klondike draw {draw}, unlimited passes, worry-back allowed (Solvitaire seeds {rows[0]['seed']}..{rows[-1]['seed']})",
-        "",
-        "| measure | value |",
-        "|---|---|",
-        f"| deals | {len(rows)} |",
-        f"| won / lost / unknown | {won} / {lost} / {unknown} ({100 * unknown / len(rows):.2f}% unknown) |",
-        f"| win rate (95% Wilson, unknown both ways) | {100 * won / len(rows):.2f}% of all deals, interval [{100 * rate.low:.2f}%, {100 * rate.high:.2f}%] |",
-        f"| lost proved by the relaxed rules (draw 1, unlimited passes, worry-back) | {sum(r.get('proof') == 'relaxed-rules' for r in rows)} of {lost} |",
-        f"| every won line replayed by the reference engine | {all(r['verified'] for r in rows if r['verdict'] == 'won')} |",
-        f"| time per deal: median / mean / p99 / max | {1000 * statistics.median(times):.1f} / {1000 * statistics.mean(times):.1f} / {1000 * percentile(times, 99):.0f} / {1000 * max(times):.0f} ms |",
-        f"| nodes (positions generated) per second | {nodes / total:,.0f} |",
-        f"| distinct positions stored per second | {stored / total:,.0f} |",
-        f"| cap per deal | {cap:g} s |",
-        f"| unknown seeds | {', '.join(map(str, unknown_seeds)) or 'none'} |",
-        "",
-    ]
-    return "\n".join(lines)
+from solver.bench import run_bench  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--draw", type=int, action="append", help="1 and/or 3 (repeatable; default both)")
-    ap.add_argument("--seeds", default="1-1000")
-    ap.add_argument("--cap", type=float, default=60.0, help="seconds per deal")
-    ap.add_argument("--tt-mb", type=float, default=4096)
-    ap.add_argument("--runs", default=str(ROOT / "benchmarks" / ".runs"), help="per-deal JSONL directory")
-    ap.add_argument("--report-only", action="store_true",
-                    help="write the report from the finished prefix of the seed range, solving nothing")
-    ap.add_argument("--peak-mb", type=float, default=None,
-                    help="with --report-only: the solving process's peak RSS (VmHWM), measured while it ran")
-    ap.add_argument("--out", default=None, help="Markdown report (default results/klondike-bench-draw<D>.md)")
-    args = ap.parse_args()
-    draws = args.draw or [1, 3]
-    seeds = parse_seeds(args.seeds)
-    command = "python benchmarks/bench_klondike.py " + " ".join(sys.argv[1:])
-    Path(args.runs).mkdir(parents=True, exist_ok=True)
-    sections = []
-    for draw in draws:
-        log = Path(args.runs) / f"klondike-draw{draw}-solvitaire-cap{args.cap:g}.jsonl"
-        rows = run(draw, seeds, args.cap, args.tt_mb, log, args.report_only)
-        sections.append(report(draw, rows, args.cap, command))
-    peak_mb = args.peak_mb or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    bench_rows, bench_total, digest = run_bench()
-    head = [
-        "# Klondike benchmark",
-        "",
-        f"Command: `{command}`  ",
-        f"Machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
-        f"numba {numba.__version__}, 2 shared vCPUs (timings are noisy; node counts are not).  ",
-        f"Date: {time.strftime('%Y-%m-%d')}",
-        "",
-        "Stored state: 24 bytes per transposition-table entry (exact 186-bit canonical key in "
-        f"3 words); the table grows by doubling and is filled to at most {MAX_LOAD:.0%}, so at most "
-        f"{24 / 0.5:.0f} bytes of table per stored state while growing and {24 / MAX_LOAD:.0f} at the size limit.  ",
-        f"Peak resident memory of the whole run: {peak_mb:,.0f} MB (the table's high-water mark included).",
-        "",
-        "Published for comparison (Solvitaire, 10^6 deals, unknown counted both ways): draw 1 "
-        "90.480 ± 0.116%, draw 3 81.945 ± 0.084%.",
-        "",
-    ]
-    sig = [
-        "### Node-count signature (`patience bench`)",
-        "",
-        f"Total nodes {bench_total}, signature `{digest}` over {len(bench_rows)} fixed deals.",
-        "",
-    ]
-    out = Path(args.out) if args.out else ROOT / "results" / f"klondike-bench-draw{'-'.join(map(str, draws))}.md"
-    out.write_text("\n".join(head + sections + sig))
-    print(out)
+    args, rest = ap.parse_known_args()
+    for draw in args.draw or [1, 3]:
+        out = ROOT / "results" / f"klondike-bench-draw{draw}.md"
+        argv = ["klondike", "--numbering", "solvitaire", "--option", f"draw={draw}", *rest]
+        if "--out" not in rest:
+            argv += ["--out", str(out)]
+        else:
+            out = Path(rest[rest.index("--out") + 1])
+        bench_main(argv)
+        rows, total, digest = run_bench()
+        with out.open("a") as f:
+            f.write(f"### Node-count signature (`patience bench`)\n\n"
+                    f"Total nodes {total}, signature `{digest}` over {len(rows)} fixed deals.\n")
 
 
 if __name__ == "__main__":

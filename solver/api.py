@@ -23,7 +23,7 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
     if deal is not None:
         if seed is not None:
             raise ValueError("give a seed or a deal file, not both")
-        position = g.load_deal(deal) if isinstance(deal, (str, Path)) else deal
+        position = g.load_deal(deal, rules) if isinstance(deal, (str, Path)) else deal
         position.validate()
     else:
         if seed is None:

@@ -19,7 +19,7 @@ import time
 import pytest
 
 import solver
-from batch_helpers import one_line_error, patience, patience_here
+from cli_helpers import one_line_error, patience, patience_here
 from solver import batch as batch_fn
 from solver.batch import Batch, default_tt_mb
 from solver.result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError

@@ -4,13 +4,11 @@ file or impossible option gives exit 2 with one line through the ``patience`` CL
 from __future__ import annotations
 
 import copy
-import io
 import json
 import subprocess
-import sys
-from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
+from cli_helpers import patience_here
 
 from solver.cards import Card
 from solver.games.beleaguered_castle.dealfile import (
@@ -24,24 +22,6 @@ from solver.games.beleaguered_castle.deals import bc_deal
 from solver.games.beleaguered_castle.position import BCPosition
 
 TT = ("--tt-mb", "32")
-
-
-def patience_here(*args: str) -> subprocess.CompletedProcess:
-    """The CLI entry point (``solver.cli.run``) in this process; an escaping exception fails."""
-    from solver.cli import run
-
-    out, err = io.StringIO(), io.StringIO()
-    old_argv = sys.argv
-    sys.argv = ["patience", *args]
-    code = 0
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            run()
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    finally:
-        sys.argv = old_argv
-    return subprocess.CompletedProcess(["patience", *args], code, out.getvalue(), err.getvalue())
 
 
 def assert_usage_error(r: subprocess.CompletedProcess, *words: str) -> None:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import patience, patience_here
 
 from solver.cards import Card
 from solver.games.klondike import dealfile, reference
@@ -30,36 +31,6 @@ FOUNDATIONS = {f"F{i}" for i in range(1, 5)}
 PILES = {"stock", "waste"} | TABLEAU | FOUNDATIONS
 JSON_KEYS = {"game", "rules", "numbering", "seed", "verdict", "reason", "nodes", "seconds", "verified", "proof", "moves"}
 VERIFIED = "verdict: won, line verified by the reference engine"
-
-
-def patience(*args: str, timeout: float = 120, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "solver.cli", *args],
-        capture_output=True, text=True, timeout=timeout, cwd=ROOT, **kw,
-    )
-
-
-def patience_here(*args: str) -> subprocess.CompletedProcess:
-    """The same entry point (``solver.cli.run``) in this process: far cheaper than a
-    subprocess, for the many option and error cases.  An exception escaping ``run()``
-    (what would print a traceback) fails the test."""
-    import io
-    from contextlib import redirect_stderr, redirect_stdout
-
-    from solver.cli import run
-
-    out, err = io.StringIO(), io.StringIO()
-    old_argv = sys.argv
-    sys.argv = ["patience", *args]
-    code = 0
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            run()
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    finally:
-        sys.argv = old_argv
-    return subprocess.CompletedProcess(["patience", *args], code, out.getvalue(), err.getvalue())
 
 
 def solve_json(*args: str, here: bool = False) -> dict:

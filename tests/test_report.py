@@ -10,7 +10,7 @@ import math
 import pytest
 
 import solver
-from batch_helpers import one_line_error, patience, patience_here
+from cli_helpers import one_line_error, patience, patience_here
 from solver.report import convergence, write_report
 from solver.stats import distribution, win_rate
 from solver.store import Store

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from batch_helpers import one_line_error, patience, patience_here
+from cli_helpers import one_line_error, patience, patience_here
 from solver.seeds import MAX_SEED, SeedSpec, SeedSpecError, parse_seeds
 
 

@@ -28,7 +28,10 @@ class BeleagueredCastle:
     def deal(seed: int, numbering: str, rules: BCRules) -> BCPosition:
         return bc_deal(seed, numbering)
 
-    load_deal = staticmethod(dealfile.load_deal)
+    @staticmethod
+    def load_deal(path, rules):
+        """The position in a deal file (the rules do not change this game's format)."""
+        return dealfile.load_deal(path)
     deal_to_json = staticmethod(dealfile.position_to_json)
     render = staticmethod(render)
 

@@ -20,37 +20,10 @@ Rules (the highest rank of the deck, ``position.ranks``, plays the King's role):
 
 from __future__ import annotations
 
-from ...cards import SUIT_NAMES, Card
+from ...cards import SUIT_NAMES
 from ...moves import Move
+from ...replay import IllegalMove, ReplayError, replay_moves, replay_win  # noqa: F401 (ReplayError re-exported)
 from .position import BCPosition, PositionError
-
-
-class IllegalMove(ValueError):
-    """A move that the rules do not allow in the given position (``reason`` says why)."""
-
-    def __init__(self, move: Move, reason: str) -> None:
-        super().__init__(f"{move}: {reason}")
-        self.move = move
-        self.reason = reason
-
-    def __reduce__(self):
-        return (IllegalMove, (self.move, self.reason))
-
-
-class ReplayError(ValueError):
-    """A move list that does not replay (or does not win).
-
-    ``number`` is the 1-based number of the failing move (None if no single move is
-    to blame) and ``move`` that move.
-    """
-
-    def __init__(self, message: str, number: int | None = None, move: Move | None = None) -> None:
-        super().__init__(message)
-        self.number = number
-        self.move = move
-
-    def __reduce__(self):
-        return (ReplayError, (str(self), self.number, self.move))
 
 
 _FOUNDATION_NAMES = {"F1": 0, "F2": 1, "F3": 2, "F4": 3}  # suits C, D, H, S
@@ -136,26 +109,17 @@ def apply_move(position: BCPosition, move: Move) -> BCPosition:
 
 def replay(position: BCPosition, moves: list[Move]) -> BCPosition:
     """Play ``moves`` from ``position``; ReplayError names the first bad move (1-based)."""
-    try:
-        position.validate()
-    except PositionError as e:
-        raise ReplayError(f"the start position is not a Beleaguered Castle position: {e}") from None
-    for number, move in enumerate(moves, 1):
-        try:
-            position = apply_move(position, move)
-        except IllegalMove as e:
-            raise ReplayError(f"move {number} ({move}) is illegal: {e.reason}", number, move) from None
-    return position
+    return replay_moves(position, moves, apply_move, "Beleaguered Castle", PositionError)
 
 
 def verify_win(position: BCPosition, moves: list[Move]) -> None:
     """Raise ReplayError unless ``moves`` replay from ``position`` to a won game."""
-    final = replay(position, moves)
-    if not final.is_won():
-        on = ", ".join(f"F{s + 1}={n}" for s, n in enumerate(final.foundations))
-        raise ReplayError(
-            f"all {len(moves)} moves replay but the game is not won (foundations {on} of {final.ranks})"
-        )
+    replay_win(position, moves, apply_move, "Beleaguered Castle", _progress, PositionError)
+
+
+def _progress(final: BCPosition) -> str:
+    on = ", ".join(f"F{s + 1}={n}" for s, n in enumerate(final.foundations))
+    return f"foundations {on} of {final.ranks}"
 
 
 def successors(position: BCPosition) -> set[BCPosition]:

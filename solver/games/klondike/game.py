@@ -28,7 +28,10 @@ class Klondike:
     def deal(seed: int, numbering: str, rules: KlondikeRules) -> KlondikePosition:
         return klondike_deal(seed, numbering, rules.draw)
 
-    load_deal = staticmethod(dealfile.load_deal)
+    @staticmethod
+    def load_deal(path, rules):
+        """The position in a deal file (the rules do not change this game's format)."""
+        return dealfile.load_deal(path)
     deal_to_json = staticmethod(dealfile.position_to_json)
     render = staticmethod(render)
 

@@ -1,4 +1,4 @@
-"""Helpers shared by the batch, seed-spec and report tests (not a test module)."""
+"""Helpers shared by the tests that run the `patience` command (not a test module)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def patience(*args: str, timeout: float = 120, **kw) -> subprocess.CompletedProcess:
-    """The ``patience`` command in a subprocess, as a user runs it."""
+    """The ``patience`` command in a subprocess, as a user runs it (from the project root)."""
+    kw.setdefault("cwd", ROOT)
     return subprocess.run([sys.executable, "-m", "solver.cli", *args], capture_output=True, text=True,
                           timeout=timeout, **kw)
 
