@@ -210,3 +210,9 @@ def test_solve_bc_5_text_output():
     assert len(lines) == 4 + n
     import re
     assert all(re.fullmatch(r"\s*\d+\. [2-9TJQK][CDHS]  T[1-8] -> [TF][1-8]", line) for line in lines[4:]), lines[4:8]
+
+
+def test_text_output_names_the_rules_of_a_game_without_options():
+    r = patience_here("solve", "bc", "5", "--max-nodes", "10", *TT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "beleaguered-castle #5 (pysolfc numbering), rules: standard (the game has no options)"
