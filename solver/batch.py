@@ -55,8 +55,9 @@ distributed cluster, see solver/cluster.py.  dask is imported only then.
 
 Memory: every worker (thread or process) owns its transposition tables (the main
 search's and, for games with a relaxation, the relaxed search's), each growing up to
-``tt_mb``; the default is 2048 MB, halved until ``workers x 2 x tt_mb`` fits in half
-of the machine's memory (``default_tt_mb``).  ``tt_mb`` is part of the
+``tt_mb``, and its search stack (the adapter's ``workspace_mb``); the default
+``tt_mb`` is 2048 MB, halved until ``workers x (tables x tt_mb + workspace_mb)`` fits
+in half of the machine's memory (``default_tt_mb``).  ``tt_mb`` is part of the
 configuration key: give ``--tt-mb`` explicitly to resume on another machine.
 """
 
@@ -99,13 +100,16 @@ def physical_memory_mb() -> float | None:
 TABLES_PER_WORKER = 2  # the main search's table and the relaxed search's (search.drive)
 
 
-def default_tt_mb(workers: int) -> int:
-    """2048 MB per table, halved while all workers' tables (two each: the main and the
-    relaxed search's) would exceed half the RAM."""
+def default_tt_mb(workers: int, tables: int = TABLES_PER_WORKER, workspace_mb: float = 0) -> int:
+    """2048 MB per table, halved while the workers' memory would exceed half the RAM.
+
+    A worker holds ``tables`` tables (2 for a game with a relaxation: the main and the
+    relaxed search's) and ``workspace_mb`` of search stack (the game adapter's
+    ``workspace_mb``: Beleaguered Castle's deep DFS stack can reach about 1.5 GB)."""
     mb = DEFAULT_TT_MB
     total = physical_memory_mb()
     if total is not None:
-        while mb > MIN_DEFAULT_TT_MB and workers * TABLES_PER_WORKER * mb > total / 2:
+        while mb > MIN_DEFAULT_TT_MB and workers * (tables * mb + workspace_mb) > total / 2:
             mb //= 2
     return mb
 
@@ -216,11 +220,13 @@ class Batch:
         if self.mode not in MODES:
             raise ValueError(f"unknown parallel mode {self.mode!r}; choose from {', '.join(MODES)}")
         self.scheduler = scheduler
-        if tt_mb is None:
-            tt_mb = DEFAULT_TT_MB if scheduler is not None else default_tt_mb(self.workers)
-        self.limits = Limits(max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
         # The first and the last seed validate game, rules, numbering and the seed range.
         g, rules, _ = api.make_deal(game, self.seeds.first, numbering=numbering, **rule_options)
+        if tt_mb is None:
+            tables = 2 if getattr(g, "relaxation", lambda r: None)(rules) is not None else 1
+            tt_mb = DEFAULT_TT_MB if scheduler is not None else default_tt_mb(
+                self.workers, tables, getattr(g, "workspace_mb", 0))
+        self.limits = Limits(max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
         api.make_deal(game, self.seeds.last, numbering=numbering, **rule_options)
         self.game = g.name
         self.numbering = numbering

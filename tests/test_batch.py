@@ -212,6 +212,23 @@ def test_default_tt_mb_fits_the_workers_in_memory(monkeypatch):
     assert default_tt_mb(16) == 128 and default_tt_mb(1000) == 64
     monkeypatch.setattr(sb, "physical_memory_mb", lambda: None)
     assert default_tt_mb(64) == 2048
+    # one table and a 1.5 GB stack per worker (Beleaguered Castle), 12 GB to share
+    monkeypatch.setattr(sb, "physical_memory_mb", lambda: 24 * 1024)
+    assert default_tt_mb(3, 1, 1536) == 2048 and default_tt_mb(4, 1, 1536) == 1024
+    assert default_tt_mb(8, 1, 1536) == 64  # the floor: the stacks alone nearly fill the half
+
+
+def test_batch_counts_the_search_stack_of_beleaguered_castle(monkeypatch):
+    import importlib
+
+    from solver.games import get_game
+
+    sb = importlib.import_module("solver.batch")
+    monkeypatch.setattr(sb, "physical_memory_mb", lambda: 24 * 1024)
+    assert get_game("bc").workspace_mb > 1000
+    assert Batch("bc", "1-2", workers=5).limits.tt_mb == default_tt_mb(5, 1, get_game("bc").workspace_mb) == 512
+    assert Batch("klondike", "1-2", workers=5).limits.tt_mb == 2048  # one table (no looser rules), small stack
+    assert Batch("klondike", "1-2", workers=5, draw=3).limits.tt_mb == 1024  # two tables: draw 3 has a relaxation
 
 
 def test_concurrent_writers_through_the_store(tmp_path):

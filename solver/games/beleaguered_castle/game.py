@@ -9,7 +9,7 @@ from . import dealfile, reference
 from .board import render
 from .deals import NUMBERINGS, bc_deal
 from .position import BCPosition, BCRules
-from .searcher import BCSearch
+from .searcher import BCSearch, Geometry
 
 
 class BeleagueredCastle:
@@ -17,6 +17,7 @@ class BeleagueredCastle:
     aliases = ("bc", "beleaguered")
     numberings = NUMBERINGS
     piles_doc = "T1..T8 (PySolFC's rows: left wing T1..T4 top to bottom, right wing T5..T8), F1..F4 (C, D, H, S)"
+    workspace_mb = Geometry().megabytes()  # the deep DFS stack, at worst (batch memory sizing)
 
     @staticmethod
     def make_rules(**options: Any) -> BCRules:

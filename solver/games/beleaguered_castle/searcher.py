@@ -30,6 +30,13 @@ class Geometry(NamedTuple):
     max_depth: int = MAX_DEPTH
     move_cap: int = MOVE_CAP
 
+    def megabytes(self) -> float:
+        """Peak memory of a workspace of this shape (the OS zero-fills it lazily, so only
+        the levels a search reaches cost memory: this is the worst case)."""
+        row = K.SLEN  # int8
+        return (self.window * row + (self.max_depth // self.block + 2) * row + 2 * self.move_cap
+                + 8 * (self.max_depth + 1)) / 2**20
+
 
 _STATUS = {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_PAUSED: None}
 

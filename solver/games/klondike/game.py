@@ -9,7 +9,7 @@ from . import dealfile, reference
 from .board import render
 from .deals import NUMBERINGS, klondike_deal
 from .position import KlondikePosition, KlondikeRules
-from .searcher import KlondikeSearch
+from .searcher import WORKSPACE_MB, KlondikeSearch
 
 
 class Klondike:
@@ -17,6 +17,7 @@ class Klondike:
     aliases = ("k", "solitaire", "patience")
     numberings = NUMBERINGS
     piles_doc = "stock, waste, T1..T7 (left to right as dealt), F1..F4 (foundations of C, D, H, S)"
+    workspace_mb = 2 * WORKSPACE_MB  # the main and the relaxed search's stacks (batch memory sizing)
 
     @staticmethod
     def make_rules(draw: int = 1, passes: int | None = None, worry_back: bool = True, **extra: Any) -> KlondikeRules:

@@ -14,6 +14,9 @@ from .position import KlondikePosition, KlondikeRules
 MAX_DEPTH = 60_000  # DFS levels (x 644 bytes of state each)
 MOVE_CAP = 1 << 22  # moves stacked along the current path (x 8 bytes)
 
+# Peak bytes of one workspace (zero-filled lazily by the OS, so this is the worst case).
+WORKSPACE_MB = ((MAX_DEPTH + 1) * (K.SLEN * 4 + 3 * 8) + MOVE_CAP * 8) / 2**20
+
 _STATUS = {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_PAUSED: None}
 
 
