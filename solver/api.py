@@ -49,11 +49,12 @@ def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", dea
     kernel = g.searcher(position, rules, tt_mb)
     looser = g.relaxation(rules) if hasattr(g, "relaxation") else None
     relaxed = g.searcher(position, looser, tt_mb, slot="relaxed") if looser is not None else None
-    out = drive(kernel, limits, stop, relaxed)
+    twin = g.twin(position, rules, tt_mb) if relaxed is None and hasattr(g, "twin") else None
+    out = drive(kernel, limits, stop, relaxed, twin)
     result = SolveResult(
         game=g.name, rules=rules.to_json(), numbering=numbering if deal is None else None,
         seed=seed if deal is None else None, verdict=out.verdict, reason=out.reason,
-        nodes=out.nodes, seconds=out.seconds, moves=out.line, stored_states=kernel.stored_states,
+        nodes=out.nodes, seconds=out.seconds, moves=out.line, stored_states=kernel.stored_states + (twin.stored_states if twin is not None else 0),
         proof=out.proof,
     )
     if out.verdict == WON:

@@ -103,8 +103,8 @@ TABLES_PER_WORKER = 2  # the main search's table and the relaxed search's (searc
 def default_tt_mb(workers: int, tables: int = TABLES_PER_WORKER, workspace_mb: float = 0) -> int:
     """2048 MB per table, halved while the workers' memory would exceed half the RAM.
 
-    A worker holds ``tables`` tables (2 for a game with a relaxation: the main and the
-    relaxed search's) and ``workspace_mb`` of search stack (the game adapter's
+    A worker holds ``tables`` tables (2 for a game with a relaxation or a twin: the
+    main search's and the second one's, see search.drive) and ``workspace_mb`` of search stack (the game adapter's
     ``workspace_mb``: Beleaguered Castle's deep DFS stack can reach about 1.5 GB)."""
     mb = DEFAULT_TT_MB
     total = physical_memory_mb()
@@ -223,7 +223,8 @@ class Batch:
         # The first and the last seed validate game, rules, numbering and the seed range.
         g, rules, _ = api.make_deal(game, self.seeds.first, numbering=numbering, **rule_options)
         if tt_mb is None:
-            tables = 2 if getattr(g, "relaxation", lambda r: None)(rules) is not None else 1
+            second = getattr(g, "relaxation", lambda r: None)(rules) is not None or hasattr(g, "twin")
+            tables = 2 if second else 1
             tt_mb = DEFAULT_TT_MB if scheduler is not None else default_tt_mb(
                 self.workers, tables, getattr(g, "workspace_mb", 0))
         self.limits = Limits(max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)

@@ -113,48 +113,67 @@ class _Slicer:
 
 
 def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
-          relaxed: Kernel | None = None) -> Outcome:
+          relaxed: Kernel | None = None, twin: Kernel | None = None) -> Outcome:
     """Run ``kernel`` to a verdict under ``limits``.
 
     ``stop`` (checked between slices) lets another thread end the search early: it
     then ends as unknown: interrupted.
 
-    ``relaxed`` is a search of the same position under looser rules, under which every
-    line legal under the real rules is legal too (the game adapter proves this for the
-    rules it offers).  If the relaxed search is exhausted without a win, no line wins
-    under the real rules either, so the deal is lost: a proof as exact as the main
-    search's own.  It joins after RELAX_AFTER nodes and takes every other slice (half
-    the nodes); if it wins, it proves nothing and is dropped.  Node limits count both.
+    A second search may run alongside, joining after RELAX_AFTER nodes and taking every
+    other slice (half the nodes); node limits count both.  Either (not both):
+
+    - ``relaxed``: a search of the same position under looser rules, under which every
+      line legal under the real rules is legal too (the game adapter proves this for
+      the rules it offers).  If it is exhausted without a win, no line wins under the
+      real rules either, so the deal is lost: a proof as exact as the main search's
+      own (``proof: "relaxed-rules"``).  If it wins, it proves nothing and is dropped.
+    - ``twin``: a search of the same position under the same rules that tries moves in
+      another order (a portfolio: depth-first search times are heavy-tailed, and two
+      orders rarely both go astray).  Its win is a win (its line is returned) and its
+      exhaustion a loss (``proof: "search"``), exactly as the main search's.
     """
+    if relaxed is not None and twin is not None:
+        raise ValueError("drive takes a relaxed search or a twin, not both")
+    second = relaxed if relaxed is not None else twin
     t0 = time.perf_counter()
     verdict = kernel.start()
+    winner = kernel
     reason = None
     proof = None
     main = _Slicer(kernel)
     helper: _Slicer | None = None
     helper_started = False
     turn = 0
+
+    def total() -> int:
+        return kernel.nodes + (second.nodes if helper_started and second is not None else 0)
+
     while verdict is None:
-        nodes = kernel.nodes + (relaxed.nodes if helper_started and relaxed is not None else 0)
         cap = None
         if limits.max_nodes is not None:
-            cap = limits.max_nodes - nodes
+            cap = limits.max_nodes - total()
             if cap <= 0:
                 verdict, reason = UNKNOWN, NODE_LIMIT
                 break
         if stop is not None and stop.is_set():
             verdict, reason = UNKNOWN, INTERRUPTED
             break
-        if relaxed is not None and not helper_started and kernel.nodes >= RELAX_AFTER:
+        if second is not None and not helper_started and kernel.nodes >= RELAX_AFTER:
             helper_started = True
-            if relaxed.start() is None:
-                helper = _Slicer(relaxed)
+            got = second.start()
+            if got is None:
+                helper = _Slicer(second)
+            elif got == WON and twin is not None:
+                verdict, winner = WON, twin
+                break
         turn += 1
         if helper is not None and turn % 2 == 0:
             got = helper.step(cap)
             if got == LOST:
-                verdict, proof = LOST, "relaxed-rules"
-            elif got is not None:  # won (proves nothing) or out of memory
+                verdict, proof = LOST, "relaxed-rules" if relaxed is not None else "search"
+            elif got == WON and twin is not None:
+                verdict, winner = WON, twin
+            elif got is not None:  # a relaxed win (proves nothing) or out of memory
                 helper = None
         else:
             verdict = main.step(cap)
@@ -164,7 +183,6 @@ def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
                 proof = "search"
         if verdict is None and limits.timeout is not None and time.perf_counter() - t0 >= limits.timeout:
             verdict, reason = UNKNOWN, TIME_LIMIT
-    line = kernel.line() if verdict == WON else []
+    line = winner.line() if verdict == WON else []
     assert verdict in (WON, LOST, UNKNOWN)
-    nodes = kernel.nodes + (relaxed.nodes if helper_started and relaxed is not None else 0)
-    return Outcome(verdict, reason, nodes, time.perf_counter() - t0, line, proof)
+    return Outcome(verdict, reason, total(), time.perf_counter() - t0, line, proof)

@@ -226,9 +226,10 @@ def test_batch_counts_the_search_stack_of_beleaguered_castle(monkeypatch):
     sb = importlib.import_module("solver.batch")
     monkeypatch.setattr(sb, "physical_memory_mb", lambda: 24 * 1024)
     assert get_game("bc").workspace_mb > 1000
-    assert Batch("bc", "1-2", workers=5).limits.tt_mb == default_tt_mb(5, 1, get_game("bc").workspace_mb) == 512
-    assert Batch("klondike", "1-2", workers=5).limits.tt_mb == 2048  # one table (no looser rules), small stack
-    assert Batch("klondike", "1-2", workers=5, draw=3).limits.tt_mb == 1024  # two tables: draw 3 has a relaxation
+    ws = get_game("bc").workspace_mb  # two stacks: the main search's and its twin's
+    assert Batch("bc", "1-2", workers=3).limits.tt_mb == default_tt_mb(3, 2, ws) == 512
+    assert Batch("klondike", "1-2", workers=3).limits.tt_mb == 2048  # one table (no looser rules), small stack
+    assert Batch("klondike", "1-2", workers=3, draw=3).limits.tt_mb == 1024  # two tables: draw 3 has a relaxation
 
 
 def test_concurrent_writers_through_the_store(tmp_path):

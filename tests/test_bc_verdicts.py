@@ -40,6 +40,9 @@ KNOWN = {
     ("solvitaire", 10): "lost",
     ("solvitaire", 12): "won",
     ("solvitaire", 13): "won",
+    # the basic move order alone ran 58 M nodes without deciding it; the twin search
+    # (unblocking order, search.drive) wins in about 130 k nodes
+    ("solvitaire", 123): "won",
 }
 LOST = [k for k, v in KNOWN.items() if v == "lost"]
 

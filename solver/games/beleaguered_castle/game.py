@@ -9,6 +9,7 @@ from . import dealfile, reference
 from .board import render
 from .deals import NUMBERINGS, bc_deal
 from .position import BCPosition, BCRules
+from .kernel import ORDER_UNBLOCK
 from .searcher import BCSearch, Geometry
 
 
@@ -17,7 +18,7 @@ class BeleagueredCastle:
     aliases = ("bc", "beleaguered")
     numberings = NUMBERINGS
     piles_doc = "T1..T8 (PySolFC's rows: left wing T1..T4 top to bottom, right wing T5..T8), F1..F4 (C, D, H, S)"
-    workspace_mb = Geometry().megabytes()  # the deep DFS stack, at worst (batch memory sizing)
+    workspace_mb = 2 * Geometry().megabytes()  # two deep DFS stacks (main, twin), at worst (batch sizing)
 
     @staticmethod
     def make_rules(**options: Any) -> BCRules:
@@ -33,12 +34,18 @@ class BeleagueredCastle:
     def load_deal(path, rules):
         """The position in a deal file (the rules do not change this game's format)."""
         return dealfile.load_deal(path)
+
     deal_to_json = staticmethod(dealfile.position_to_json)
     render = staticmethod(render)
 
     @staticmethod
-    def searcher(position: BCPosition, rules: BCRules, tt_mb: float) -> BCSearch:
-        return BCSearch(position, rules, tt_mb)
+    def searcher(position: BCPosition, rules: BCRules, tt_mb: float, slot: str = "main") -> BCSearch:
+        return BCSearch(position, rules, tt_mb, slot=slot)
+
+    @staticmethod
+    def twin(position: BCPosition, rules: BCRules, tt_mb: float) -> BCSearch:
+        """The same search with the unblocking move order, run alongside (search.drive)."""
+        return BCSearch(position, rules, tt_mb, order=ORDER_UNBLOCK, slot="twin")
 
     @staticmethod
     def verify(position: BCPosition, rules: BCRules, moves: list[Move]) -> None:

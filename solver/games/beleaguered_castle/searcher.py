@@ -76,16 +76,20 @@ class BCSearch:
     """One search of one position; see search.drive for the protocol."""
 
     def __init__(self, position: BCPosition, rules: BCRules, tt_mb: float, prune: bool = True,
-                 warm: bool = True, geometry: Geometry = Geometry()):
+                 warm: bool = True, geometry: Geometry = Geometry(),
+                 order: int = K.ORDER_BASIC, slot: str = "main"):
+        """``order``: the kernel's move order (kernel.ORDER_*); ``slot`` names the workspace
+        and table: concurrent searches need their own."""
         if warm:
             warm_up()
         self.position = position
         self.rules = rules
-        self.r = rules_array(position.ranks, len(position.tableau), prune)
+        self.r = rules_array(position.ranks, len(position.tableau), prune, order)
         self.root = encode(position)
         self.geometry = geometry
-        self.ws = workspace_for(f"beleaguered-castle-{'-'.join(map(str, geometry))}", lambda: _Workspace(geometry))
-        self.tt = table_for(tt_mb, K.KEY_WORDS)
+        self.ws = workspace_for(f"beleaguered-castle/{slot}/{'-'.join(map(str, geometry))}",
+                                lambda: _Workspace(geometry))
+        self.tt = table_for(tt_mb, K.KEY_WORDS, slot)
 
     @property
     def nodes(self) -> int:
