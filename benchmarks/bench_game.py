@@ -78,8 +78,12 @@ def load(log: Path) -> dict[int, dict]:
 
 
 def run(game: str, options: dict, numbering: str, seeds: list[int], cap: float, tt_mb: float, log: Path,
-        report_only: bool) -> list[dict]:
+        report_only: bool, retry_unknown: bool = False) -> list[dict]:
     done = load(log)
+    if retry_unknown:  # solved again (same cap); the new row replaces the old on loading
+        for seed in seeds:
+            if seed in done and done[seed]["verdict"] == "unknown":
+                del done[seed]
     if report_only:  # the finished prefix of the seed range
         rows = []
         for seed in seeds:
@@ -189,6 +193,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--runs", default=str(ROOT / "benchmarks" / ".runs"), help="per-deal JSONL directory")
     ap.add_argument("--report-only", action="store_true",
                     help="write the report from the finished prefix of the seed range, solving nothing")
+    ap.add_argument("--retry-unknown", action="store_true",
+                    help="solve again the seeds whose recorded verdict is unknown (e.g. time limits hit while "
+                         "other jobs loaded the machine); the report says how many were retried")
     ap.add_argument("--peak-mb", type=float, default=None,
                     help="with --report-only: the solving process's peak RSS (VmHWM), measured while it ran")
     ap.add_argument("--out", default=None, help="Markdown report (default results/<game>[-<rules>]-bench.md)")
@@ -204,7 +211,11 @@ def main(argv: list[str] | None = None) -> None:
     tag = "-".join([g.name] + [str(v) for v in options.values()])
     Path(args.runs).mkdir(parents=True, exist_ok=True)
     log = Path(args.runs) / f"{tag}-{args.numbering}-cap{args.cap:g}.jsonl"
-    rows = run(g.name, options, args.numbering, seeds, args.cap, args.tt_mb, log, args.report_only)
+    before = load(log)
+    retried = sorted(s for s in seeds if s in before and before[s]["verdict"] == "unknown") \
+        if args.retry_unknown and not args.report_only else []
+    rows = run(g.name, options, args.numbering, seeds, args.cap, args.tt_mb, log, args.report_only,
+               args.retry_unknown)
     peak_mb = args.peak_mb or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     rules_text = json.dumps(rules.to_json()) if rules.to_json() else "(no options)"
@@ -224,6 +235,11 @@ def main(argv: list[str] | None = None) -> None:
         head += [f"Published for comparison: {PUBLISHED[g.name]}", ""]
     if args.note:
         head += [f"Note: {args.note}", ""]
+    if retried:
+        now = {r["seed"]: r["verdict"] for r in rows}
+        outcomes = ", ".join(f"{seed} {now.get(seed, '?')}" for seed in retried)
+        head += [f"Retried with the same cap after the first pass ({len(retried)} seeds unknown then; "
+                 f"now: {outcomes}).", ""]
     out = Path(args.out) if args.out else ROOT / "results" / f"{tag}-bench.md"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(head + [report(title, rows, args.cap)]))
