@@ -138,8 +138,8 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
         click.echo(json.dumps(result.to_json()))
         return
     where = f"#{result.seed} ({numbering} numbering)" if result.seed is not None else f"deal file {deal_file}"
-    rules = ", ".join(f"{k}={v}" for k, v in result.rules.items()) or "standard (the game has no options)"
-    click.echo(f"{g.name} {where}, rules: {rules}")
+    rules_text = ", ".join(f"{k}={v}" for k, v in result.rules.items()) or "standard (the game has no options)"
+    click.echo(f"{g.name} {where}, rules: {rules_text}")
     verdict = result.verdict
     if result.reason:
         verdict += f" ({result.reason})"

@@ -216,3 +216,9 @@ def test_text_output_names_the_rules_of_a_game_without_options():
     r = patience_here("solve", "bc", "5", "--max-nodes", "10", *TT)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == "beleaguered-castle #5 (pysolfc numbering), rules: standard (the game has no options)"
+
+
+def test_show_prints_the_board_after_every_move():
+    r = patience_here("solve", "bc", "2", "--numbering", "solvitaire", "--show", *TT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("F1") > 10  # a board (with its foundation row) after each move
