@@ -11,7 +11,9 @@ def _registry() -> dict:
     from .klondike.game import Klondike
     from .beleaguered_castle.game import BeleagueredCastle
 
-    return {g.name: g for g in (Klondike, BeleagueredCastle)}
+    from .windmill.game import Windmill
+    from .great_wheel.game import GreatWheel
+    return {g.name: g for g in (Klondike, BeleagueredCastle, Windmill, GreatWheel)}
 
 
 def game_names() -> list[str]:

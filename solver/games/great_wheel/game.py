@@ -1,0 +1,56 @@
+"""Great Wheel as the rest of the package sees it: presets, deals, search, verification."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...moves import Move
+from . import dealfile, reference
+from .board import render
+from .deals import NUMBERINGS, gw_deal
+from .position import PRESETS, GWPosition, GWRules
+from .searcher import GWSearch
+
+
+class GreatWheel:
+    name = "great-wheel"
+    aliases = ("gw", "greatwheel")
+    numberings = NUMBERINGS
+    piles_doc = ("stock, waste, aces (the Ace foundation), E1..E8 (Evens), O1..O8 (Odds), T1..T8 "
+                 "(PySolFC's rows, left to right); an Evens/Odds card goes to the lowest-numbered pile "
+                 "that takes it; refills of empty piles and turning a card onto an empty waste are "
+                 "automatic and not moves")
+
+    @staticmethod
+    def make_rules(rules: str | None = None, **extra: Any) -> GWRules:
+        if extra:
+            raise ValueError(f"great-wheel has no option {', '.join(sorted(extra))} (use --rules {'|'.join(PRESETS)})")
+        return GWRules(PRESETS[0] if rules is None else str(rules).strip().lower())
+
+    @staticmethod
+    def deal(seed: int, numbering: str, rules: GWRules) -> GWPosition:
+        return gw_deal(seed, numbering)
+
+    @staticmethod
+    def load_deal(path, rules):
+        """The position in a deal file (the rules do not change the format)."""
+        return dealfile.load_deal(path)
+
+    deal_to_json = staticmethod(dealfile.position_to_json)
+    render = staticmethod(render)
+
+    @staticmethod
+    def searcher(position: GWPosition, rules: GWRules, tt_mb: float, slot: str = "main") -> GWSearch:
+        return GWSearch(position, rules, tt_mb, slot=slot)
+
+    @staticmethod
+    def verify(position: GWPosition, rules: GWRules, moves: list[Move]) -> None:
+        """Raise ReplayError unless the moves win from position."""
+        reference.verify_win(position, rules, moves)
+
+    @staticmethod
+    def positions(position: GWPosition, rules: GWRules, moves: list[Move]):
+        """The position after each move (reference engine), for --show."""
+        for move in moves:
+            position = reference.apply_move(position, rules, move)
+            yield position

@@ -1,0 +1,483 @@
+"""Windmill search kernel (numba), pysolfc and strict presets: state, moves, keys, DFS.
+
+Everything jitted for Windmill lives in this one file (numba cache trap, see jit.py).
+
+The transposition table (solver/tt.py) prunes only on an exact match of the whole
+packed key below (3 words), never on a hash alone.
+
+Working state: one int8 row per DFS level, copy-make (a child is a copy of its parent
+with one move applied).  A Windmill line is short (each card reaches the foundations
+once, the stock is turned once; only foundation-to-foundation transfers add moves and
+the table forbids repeating a state on the path), so a plain stack of rows suffices;
+a search deeper than the stack ends as unknown (memory).
+
+    | field        | index              | meaning                                          |
+    |--------------|--------------------|--------------------------------------------------|
+    | centre       | CEN0 + j           | card j (0 = base Ace) of the centre              |
+    | king piles   | KP0 + 13*k + j     | card j (0 = the King) of king pile k             |
+    | king lengths | KLEN0 + k          | cards on king pile k                             |
+    | cells        | CELL0 + i          | card in cell i, -1 = empty                       |
+    | waste        | WST0 + j           | sequence position of waste card j (0 = bottom)   |
+    | CLEN         |                    | cards on the centre                              |
+    | WLEN         |                    | cards in the waste                               |
+    | TURNED       |                    | sequence positions turned so far                 |
+    | FLAG         |                    | strict: the last centre card came from a king pile |
+
+Cards are 13*suit + rank - 1.  The *sequence* ``seq`` (an argument, fixed for a
+search) lists the cards in the order they reach the waste: the root's waste bottom to
+top, then the root's stock from its top down.  Cards enter the waste only by turning
+(in sequence order) and leave it only from the top, so the waste is always a
+subsequence of ``seq[0:TURNED]`` and the stock is exactly ``seq[TURNED:NSEQ]``.
+
+Packed canonical key (3 x uint64 = 24 bytes; bit offsets over the 192-bit string):
+
+    | bits      | field                                                        |
+    |-----------|--------------------------------------------------------------|
+    | 0..103    | bit p set = sequence position p lies in the waste            |
+    | 104..110  | TURNED                                                       |
+    | 111..116  | CLEN                                                         |
+    | 117       | FLAG (always 0 under pysolfc)                                |
+    | 128..159  | the 8 cells' ranks (0 = empty), sorted, 4 bits each          |
+    | 160..175  | the 4 king-pile lengths, sorted, 4 bits each                 |
+    | 191       | marker, always 1 (an all-zero word means an empty slot)      |
+
+Why equal keys mean equal game values.  Let phi(position) be the key's content.  The
+stock and the waste are given exactly (by TURNED and the mask, against the fixed
+``seq``).  What is dropped is (a) the suits of the cells' and foundations' cards, (b)
+which cell holds which card and (c) which king pile is which.  No rule reads a suit,
+nor tells two cells or two king piles apart: a move's legality depends on the moved
+card's rank, its source kind (cell/waste/king pile/centre), the target's top rank
+(which for the centre is (CLEN - 1) mod R + 1 and for a king pile R - length + 1: the
+foundations are built in fixed rank order, so lengths fix their ranks), whether a
+source pile would lose its base card (lengths again), and FLAG; and phi of the result
+depends only on phi of the parent and those same things (the refill puts the waste's
+top card, fixed by the mask, into the emptied cell).  So for phi(p) = phi(q) every move
+of p has a move of q with equal phi after it (same kind, a cell or king pile of the
+same rank/length) and conversely, and winning (all lengths full) depends on phi alone:
+phi is a bisimulation, so p and q are both winnable or both not.  Different phi are
+never merged, so the table is exact for this quotient.
+
+Moves (int64): src (bits 0-3: cells 0..7, WASTE 8, king piles 9..12, CENTRE 13, STOCK
+14 = turn a card), dst (bits 4-7: CENTRE, a king pile, or WASTE for a turn), score
+(bits 32+, higher first; ordering only, never a verdict).  The DFS stack keeps bits
+0-7.  Log rows (int32 x 3): src, dst, card (-1 for a turn).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...jit import njit
+from ...tt import tt_insert
+
+CEN0 = 0
+KP0 = 52
+KLEN0 = 104
+CELL0 = 108
+WST0 = 116
+CLEN = 220
+WLEN = 221
+TURNED = 222
+FLAG = 223
+SLEN = 224
+NCELLS_MAX = 8
+SEQ_MAX = 104
+
+WASTE, KING0, CENTRE, STOCK = 8, 9, 13, 14
+
+R_RANKS, R_NCELLS, R_STRICT, R_PRUNE, R_NSEQ, R_ORDER = 0, 1, 2, 3, 4, 5
+RULES_LEN = 6
+
+C_NODES, C_DEPTH, C_STATUS = 0, 1, 2
+CTR_LEN = 3
+MOVE_MASK = 0xFF
+ST_RUNNING, ST_WON, ST_LOST, ST_MEMORY, ST_PAUSED, ST_STACK = 0, 1, 2, 3, 4, 5
+
+KEY_WORDS = 3
+# moves per node: at most 14 sources (8 cells, waste, 4 king piles, centre), each to the
+# centre and at most 4 king piles, plus the turn: 71
+MOVE_SLOTS = 72
+
+
+@njit(inline="always")
+def _put(key, off, v):
+    """OR the small value v (< 8 bits wide) into the key at bit offset off."""
+    w = off >> 6
+    sh = off & 63
+    x = np.uint64(v)
+    key[w] |= x << np.uint64(sh)
+    if sh > 56:
+        key[w + 1] |= x >> np.uint64(64 - sh)
+
+
+@njit
+def pack_key(st, rules, key, scratch):
+    """Write the canonical key of st into key[0:3] (layout and proof in the module doc)."""
+    key[0] = np.uint64(0)
+    key[1] = np.uint64(0)
+    key[2] = np.uint64(0)
+    for j in range(st[WLEN]):
+        p = np.int64(st[WST0 + j])
+        key[p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+    _put(key, 104, np.int64(st[TURNED]))
+    _put(key, 111, np.int64(st[CLEN]))
+    if st[FLAG] != 0:
+        _put(key, 117, 1)
+    nc = rules[R_NCELLS]
+    # cells' ranks, sorted (insertion sort in scratch)
+    for i in range(nc):
+        c = np.int64(st[CELL0 + i])
+        v = 0 if c < 0 else c % 13 + 1
+        j = i - 1
+        while j >= 0 and scratch[j] > v:
+            scratch[j + 1] = scratch[j]
+            j -= 1
+        scratch[j + 1] = v
+    for i in range(nc):
+        _put(key, 128 + 4 * i, scratch[i])
+    for k in range(4):
+        v = np.int64(st[KLEN0 + k])
+        j = k - 1
+        while j >= 0 and scratch[j] > v:
+            scratch[j + 1] = scratch[j]
+            j -= 1
+        scratch[j + 1] = v
+    for k in range(4):
+        _put(key, 160 + 4 * k, scratch[k])
+    key[2] |= np.uint64(1) << np.uint64(63)
+
+
+@njit
+def _log(log, n, src, dst, card):
+    if n < log.shape[0]:
+        log[n, 0] = src
+        log[n, 1] = dst
+        log[n, 2] = card
+    return n + 1
+
+
+@njit(inline="always")
+def _turn(st, seq):
+    w = st[WLEN]
+    st[WST0 + w] = st[TURNED]
+    st[WLEN] = w + 1
+    st[TURNED] += 1
+
+
+@njit
+def apply_move(st, m, seq, rules, log, n, dolog):
+    """Apply move m (and the game's refills) to st in place; returns the new log length."""
+    src = m & 15
+    dst = (m >> 4) & 15
+    if src == STOCK:
+        _turn(st, seq)
+        if dolog:
+            n = _log(log, n, STOCK, WASTE, -1)
+        return n
+    if src < WASTE:
+        c = np.int64(st[CELL0 + src])
+        st[CELL0 + src] = -1
+    elif src == WASTE:
+        w = st[WLEN] - 1
+        c = np.int64(seq[st[WST0 + w]])
+        st[WLEN] = w
+    elif src == CENTRE:
+        L = st[CLEN] - 1
+        c = np.int64(st[CEN0 + L])
+        st[CLEN] = L
+    else:
+        k = src - KING0
+        L = st[KLEN0 + k] - 1
+        c = np.int64(st[KP0 + 13 * k + L])
+        st[KLEN0 + k] = L
+    if dst == CENTRE:
+        L = st[CLEN]
+        st[CEN0 + L] = c
+        st[CLEN] = L + 1
+        if rules[R_STRICT] != 0:
+            st[FLAG] = 1 if (src >= KING0 and src < CENTRE) else 0
+    else:
+        k = dst - KING0
+        L = st[KLEN0 + k]
+        st[KP0 + 13 * k + L] = c
+        st[KLEN0 + k] = L + 1
+    if dolog:
+        n = _log(log, n, src, dst, c)
+    # the game's refills: an emptied cell takes the waste top; an empty waste a stock card
+    if src < WASTE and st[WLEN] > 0:
+        w = st[WLEN] - 1
+        st[CELL0 + src] = seq[st[WST0 + w]]
+        st[WLEN] = w
+    if st[WLEN] == 0 and st[TURNED] < rules[R_NSEQ]:
+        _turn(st, seq)
+    return n
+
+
+@njit
+def is_won(st, rules):
+    r = rules[R_RANKS]
+    return (st[CLEN] == 4 * r and st[KLEN0] == r and st[KLEN0 + 1] == r and st[KLEN0 + 2] == r
+            and st[KLEN0 + 3] == r)
+
+
+@njit(inline="always")
+def _push(moves, n, m):
+    moves[n] = m
+    return n + 1
+
+
+@njit
+def gen_moves(st, seq, rules, moves, n0):
+    """Write the moves of st into moves[n0:], best first; return the new end.
+
+    Without R_PRUNE every legal move is listed (differential tests, perft).  With it
+    (search), a move is left out only if its child has the same key as the parent
+    (stored, on the path) or as the child of a move that is kept (which the DFS
+    enters, unless its key is stored already).  Equal keys mean equal game values
+    (module doc), so the states searched are the same up to that equivalence and no
+    verdict can change; the table would skip most of them anyway:
+    - a card goes only into the first empty king pile (the children differ by a
+      permutation of the king piles);
+    - no king pile's top moves to another king pile (see the comment there: the
+      child's key is the parent's);
+    - of several cells holding the same rank, only the first plays (the children
+      differ by suits and cell order only).
+    Order (heuristic; it never changes a verdict): cell and waste cards to the
+    foundations first, then transfers between foundations, then the turn of the
+    stock.  R_ORDER = 1 tries king piles before the centre and the turn before
+    transfers: on seeds 1-80 at 300 k nodes it decided 27 (pysolfc) and 14 (strict)
+    deals against 40 and 25 for order 0, but partly other ones (47 and 32 together),
+    so the searcher runs both (searcher.WindmillSearch).
+    """
+    R = rules[R_RANKS]
+    nc = rules[R_NCELLS]
+    strict = rules[R_STRICT] != 0
+    prune = rules[R_PRUNE] != 0
+    kings_first = rules[R_ORDER] == 1
+    n = n0
+    first_empty = -1
+    for k in range(4):
+        if st[KLEN0 + k] == 0:
+            first_empty = k
+            break
+    cwant = np.int64(st[CLEN]) % R + 1  # rank the centre takes next
+    for src in range(CENTRE + 1):
+        if src < WASTE:
+            if src >= nc:
+                continue
+            c = np.int64(st[CELL0 + src])
+            if c < 0:
+                continue
+            if prune:
+                dup = False
+                for i in range(src):
+                    ci = np.int64(st[CELL0 + i])
+                    if ci >= 0 and ci % 13 == c % 13:
+                        dup = True
+                        break
+                if dup:
+                    continue
+            base = 300
+        elif src == WASTE:
+            if st[WLEN] == 0:
+                continue
+            c = np.int64(seq[st[WST0 + st[WLEN] - 1]])
+            base = 300
+        elif src == CENTRE:
+            if st[CLEN] <= 1 or strict:
+                continue
+            c = np.int64(st[CEN0 + st[CLEN] - 1])
+            base = 100
+        else:
+            k = src - KING0
+            L = np.int64(st[KLEN0 + k])
+            if L == 0:
+                continue
+            if strict and (L == 1 or st[FLAG] != 0):
+                continue
+            c = np.int64(st[KP0 + 13 * k + L - 1])
+            base = 100
+        r = c % 13 + 1
+        # to the centre
+        if src != CENTRE and r == cwant and st[CLEN] < 4 * R:
+            n = _push(moves, n, (np.int64(base + (40 if kings_first else 50)) << 32) | src | (CENTRE << 4))
+        if src >= KING0 and src < CENTRE and (strict or prune):
+            # strict: king piles give to the centre only.  Pruning: a king pile's top
+            # (rank R - L + 1) fits another king pile only if that pile has length L - 1
+            # (or is empty, for a base King); the child then has the two lengths swapped,
+            # so its key (sorted lengths) equals the parent's: the table skips it anyway.
+            continue
+        for k in range(4):
+            if src == KING0 + k:
+                continue
+            L = np.int64(st[KLEN0 + k])
+            if L == 0:
+                if r != R:
+                    continue
+                if prune and k != first_empty:
+                    continue
+            else:
+                t = np.int64(st[KP0 + 13 * k + L - 1])
+                if t % 13 + 1 != r + 1:
+                    continue
+            n = _push(moves, n, (np.int64(base + (50 if kings_first else 40)) << 32) | src | ((KING0 + k) << 4))
+    if st[TURNED] < rules[R_NSEQ]:
+        n = _push(moves, n, (np.int64(200 if kings_first else 10) << 32) | STOCK | (WASTE << 4))
+    for x in range(n0 + 1, n):
+        m = moves[x]
+        y = x - 1
+        while y >= n0 and (moves[y] >> 32) < (m >> 32):
+            moves[y + 1] = moves[y]
+            y -= 1
+        moves[y + 1] = m
+    return n
+
+
+@njit
+def _stack_moves(st, seq, rules, moves, start, tmp):
+    n = gen_moves(st, seq, rules, tmp, 0)
+    for x in range(n):
+        moves[start + x] = tmp[x] & MOVE_MASK
+    return start + n
+
+
+@njit
+def search_init(rows, moves, lend, lnext, ctr, root, seq, rules, table, ttctr, touched, key):
+    """Set up level 0 from root.  Returns the status."""
+    st = rows[0]
+    for x in range(SLEN):
+        st[x] = root[x]
+    ctr[C_NODES] = 1
+    ctr[C_DEPTH] = 0
+    if is_won(st, rules):
+        ctr[C_STATUS] = ST_WON
+        return ST_WON
+    scratch = np.zeros(NCELLS_MAX, dtype=np.int64)
+    pack_key(st, rules, key, scratch)
+    tt_insert(table, key, ttctr, touched)
+    lnext[0] = 0
+    lend[0] = _stack_moves(st, seq, rules, moves, 0, np.empty(MOVE_SLOTS, dtype=np.int64))
+    ctr[C_STATUS] = ST_RUNNING
+    return ST_RUNNING
+
+
+@njit
+def search_run(rows, moves, lend, lnext, ctr, seq, rules, table, ttctr, touched, key, budget):
+    """Depth-first search with an explicit stack; resumable.
+
+    Runs until won, exhausted (lost), the table or the stack is full, or ``budget`` more
+    nodes were made (paused: call again to continue).  Every entered state is stored in
+    the table and a state already stored is skipped: exact for a reachability question
+    (no depth limit), because whatever a stored state leads to is being or has been
+    searched.
+    """
+    dummy = np.zeros((0, 3), dtype=np.int32)
+    tmp = np.empty(MOVE_SLOTS, dtype=np.int64)
+    scratch = np.zeros(NCELLS_MAX, dtype=np.int64)
+    maxd = rows.shape[0] - 1
+    d = ctr[C_DEPTH]
+    stop = ctr[C_NODES] + budget
+    while True:
+        if ctr[C_NODES] >= stop:
+            ctr[C_STATUS] = ST_PAUSED
+            break
+        if lnext[d] >= lend[d]:
+            if d == 0:
+                ctr[C_STATUS] = ST_LOST
+                break
+            d -= 1
+            continue
+        m = np.int64(moves[lnext[d]])
+        lnext[d] += 1
+        child = rows[d + 1]
+        parent = rows[d]
+        for x in range(SLEN):
+            child[x] = parent[x]
+        apply_move(child, m, seq, rules, dummy, 0, False)
+        pack_key(child, rules, key, scratch)
+        r = tt_insert(table, key, ttctr, touched)
+        if r < 0:
+            lnext[d] -= 1
+            ctr[C_STATUS] = ST_MEMORY
+            break
+        ctr[C_NODES] += 1
+        if r == 0:
+            continue
+        if is_won(child, rules):
+            d += 1
+            ctr[C_STATUS] = ST_WON
+            break
+        if d + 1 >= maxd or lend[d] + MOVE_SLOTS > moves.shape[0]:
+            ctr[C_STATUS] = ST_STACK
+            break
+        d += 1
+        lnext[d] = lend[d - 1]
+        lend[d] = _stack_moves(child, seq, rules, moves, lend[d - 1], tmp)
+    ctr[C_DEPTH] = d
+    return ctr[C_STATUS]
+
+
+@njit
+def expand_line(root, seq, path, rules, log):
+    """Replay the chosen moves from root, logging every move; returns the count."""
+    st = root.copy()
+    n = 0
+    for x in range(path.shape[0]):
+        n = apply_move(st, path[x], seq, rules, log, n, True)
+    return n
+
+
+@njit
+def successors(root, seq, rules, out):
+    """All children of root by one move: rows of out; returns the count."""
+    moves = np.empty(MOVE_SLOTS, dtype=np.int64)
+    dummy = np.zeros((0, 3), dtype=np.int32)
+    n = gen_moves(root, seq, rules, moves, 0)
+    for x in range(n):
+        for y in range(SLEN):
+            out[x, y] = root[y]
+        apply_move(out[x], moves[x], seq, rules, dummy, 0, False)
+    return n
+
+
+@njit
+def keys_of(rows, rules, out):
+    scratch = np.zeros(NCELLS_MAX, dtype=np.int64)
+    for x in range(rows.shape[0]):
+        pack_key(rows[x], rules, out[x], scratch)
+
+
+@njit
+def perft(root, seq, rules, depth):
+    """Number of move sequences of length ``depth`` (no table)."""
+    if depth == 0:
+        return 1
+    states = np.empty((depth + 1, SLEN), dtype=np.int8)
+    moves = np.empty(MOVE_SLOTS * (depth + 1), dtype=np.int64)
+    lend = np.zeros(depth + 1, dtype=np.int64)
+    lnext = np.zeros(depth + 1, dtype=np.int64)
+    dummy = np.zeros((0, 3), dtype=np.int32)
+    for x in range(SLEN):
+        states[0, x] = root[x]
+    lnext[0] = 0
+    lend[0] = gen_moves(states[0], seq, rules, moves, 0)
+    total = 0
+    d = 0
+    while True:
+        if lnext[d] >= lend[d]:
+            if d == 0:
+                break
+            d -= 1
+            continue
+        m = moves[lnext[d]]
+        lnext[d] += 1
+        if d + 1 == depth:
+            total += 1
+            continue
+        for x in range(SLEN):
+            states[d + 1, x] = states[d, x]
+        apply_move(states[d + 1], m, seq, rules, dummy, 0, False)
+        d += 1
+        lnext[d] = lend[d - 1]
+        lend[d] = gen_moves(states[d], seq, rules, moves, lnext[d])
+    return total

@@ -1,0 +1,93 @@
+"""Windmill, John Welford's rules (``--rules welford``): the adapter the Windmill game
+delegates to.
+
+Rule text: shared/seeds/windmill-welford-rules.txt (and the Windmill section of
+shared/notes/rules.md).  Module map: welford_position (positions, validate),
+welford_deals (numbering), welford_dealfile, welford_reference (the rules, the judge),
+welford_kernel (numba search), welford_codec, welford_searcher, welford_board.
+
+Piles: ``centre``; ``K1``..``K4`` (king piles); ``C1``..``C4`` the inner and ``C5``..``C8``
+the outer cells of sails 1..4 (north, east, south, west); ``stock``, ``waste``.
+
+A player's move list (each item a solver.moves.Move):
+- ``C5 -> centre`` / ``waste -> K2`` / ``K3 -> centre``: one card played;
+- ``stock -> C1``, ``stock -> C5``, ...: the cards of one refill, in refill order (inner
+  cells of sails 1..4, then outer cells of sails 1..4; all gaps, or until the stock is
+  empty); nothing else may come between them;
+- ``stock -> waste`` (count 1): turn the next card onto the waste; only when no gap is
+  left in the sails;
+- ``waste -> stock`` (count 0): turn the waste over, once, when the stock is empty.
+
+Decisions where Welford's text is silent (tested in tests/test_windmill_welford_*.py):
+- sails are refilled in sail order 1..4, all inner gaps before all outer gaps, one
+  stock card per gap (the text fixes only "inner before outer");
+- the refill is one act: once begun, every gap is filled (while the stock lasts)
+  before anything else is played; a card may be turned to the waste only when no gap
+  could be filled; the player chooses when to refill;
+- the Queen cap ("during your first deal") holds while the stock still holds a card of
+  pack 1; it is lifted as soon as pack 1's last card has been dealt (to the waste or to
+  a sail);
+- during the extra pass, gaps are filled from the stock (the turned-over waste) as in
+  the first; the waste is turned over so its first card comes out first again;
+- no card is turned to the waste at the deal; cards on king piles never move to other
+  king piles; a King on a king pile never goes to the centre ("any card (except a king)
+  that has been played to a king pile"); sail priority: a king-pile card may not go to
+  the centre while a sail's top card could go there;
+- deals: see welford_deals (PySolFC's generator; pack 1 less its Ace of Clubs, then pack
+  2 with the generator continuing).
+
+Search (welford_kernel, welford_searcher): exact 24-byte keys (suits and the order of
+the king piles left out: proven symmetries), no forced or safe moves, and the DFS runs
+in phases with growing node budgets, each from scratch with a cleared table and the
+next of four move orderings; "lost" comes only from a phase that exhausted the space.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...moves import Move
+from . import welford_dealfile, welford_reference
+from .welford_board import render as _render
+from .welford_deals import NUMBERINGS, welford_deal
+from .welford_position import WelfordPosition
+from .welford_searcher import WelfordSearch
+
+
+class WelfordGame:
+    name = "windmill"
+    numberings = NUMBERINGS
+    piles_doc = ("centre, K1..K4 (king piles), C1..C4 inner and C5..C8 outer cells of sails 1..4 "
+                 "(N, E, S, W), stock, waste")
+
+    @staticmethod
+    def deal(seed: int, numbering: str, rules: Any) -> WelfordPosition:
+        return welford_deal(seed, numbering)
+
+    @staticmethod
+    def load_deal(path, rules: Any) -> WelfordPosition:
+        return welford_dealfile.load_deal(path)
+
+    @staticmethod
+    def deal_to_json(position: WelfordPosition) -> dict:
+        return welford_dealfile.position_to_json(position)
+
+    @staticmethod
+    def render(position: WelfordPosition) -> str:
+        return _render(position)
+
+    @staticmethod
+    def searcher(position: WelfordPosition, rules: Any, tt_mb: float, slot: str = "main") -> WelfordSearch:
+        return WelfordSearch(position, tt_mb, slot=slot)
+
+    @staticmethod
+    def verify(position: WelfordPosition, rules: Any, moves: list[Move]) -> None:
+        """Raise solver.replay.ReplayError unless the moves win from position."""
+        welford_reference.verify_win(position, moves)
+
+    @staticmethod
+    def positions(position: WelfordPosition, rules: Any, moves: list[Move]):
+        """The position after each move (reference engine), for --show."""
+        for move in moves:
+            position = welford_reference.apply_move(position, move)
+            yield position

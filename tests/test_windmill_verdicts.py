@@ -1,0 +1,67 @@
+"""Full-size Windmill verdicts with fixed seeds; every won line replays; strict wins are pysolfc wins."""
+
+import pytest
+
+import solver
+from solver.games.windmill import reference as ref
+from solver.games.windmill.deals import windmill_deal
+from solver.games.windmill.position import WindmillRules
+from solver.games.windmill.searcher import WindmillSearch
+from solver.search import Limits, drive
+
+# Found won by the solver (lines verified); none of these takes more than 0.4 M nodes.
+WON = {
+    "pysolfc": (1, 3, 5, 6, 7, 8, 11, 12, 13, 14, 15, 16),
+    "strict": (3, 5, 6, 7, 8, 14, 15, 17, 19, 21, 22, 24),
+}
+
+
+@pytest.mark.parametrize("preset", sorted(WON))
+def test_known_wins_replay(preset):
+    for seed in WON[preset]:
+        r = solver.solve("windmill", seed, rules=preset, max_nodes=2_000_000, tt_mb=64)
+        assert r.verdict == "won" and r.verified, (preset, seed, r.verdict)
+        p = windmill_deal(seed)
+        final = ref.replay(p, WindmillRules(preset), r.moves)
+        assert final.is_won()
+        assert sum(m.is_draw for m in r.moves) <= 94  # turns by hand (the game turns one itself when the waste empties)
+        assert sum(not m.is_draw for m in r.moves) >= 103  # every card but the base Ace is played
+
+
+def test_strict_lines_are_pysolfc_lines():
+    """Metamorphic: every strict move is a pysolfc move, so a strict win is a pysolfc win."""
+    for seed in WON["strict"]:
+        r = solver.solve("windmill", seed, rules="strict", max_nodes=2_000_000, tt_mb=64)
+        ref.verify_win(windmill_deal(seed), WindmillRules("pysolfc"), r.moves)
+
+
+def test_pysolfc_lines_use_pysolfc_only_moves_somewhere():
+    """The presets differ: some pysolfc line makes a move strict forbids (else the test above proves little)."""
+    forbidden = 0
+    for seed in WON["pysolfc"]:
+        r = solver.solve("windmill", seed, max_nodes=2_000_000, tt_mb=64)
+        p = windmill_deal(seed)
+        for m in r.moves:
+            if ref.why_illegal(p, WindmillRules("strict"), m) is not None:
+                forbidden += 1
+            p = ref.apply_move(p, WindmillRules("pysolfc"), m)
+    assert forbidden > 0
+
+
+def test_node_limit_gives_unknown_and_resuming_is_deterministic():
+    p = windmill_deal(2)
+    rules = WindmillRules("pysolfc")
+    a = drive(WindmillSearch(p, rules, 64), Limits(max_nodes=200_000, tt_mb=64))
+    b = drive(WindmillSearch(p, rules, 64), Limits(max_nodes=200_000, tt_mb=64))
+    assert a.verdict == b.verdict == "unknown" and a.nodes == b.nodes
+
+
+def test_tampered_line_is_rejected():
+    r = solver.solve("windmill", 7, max_nodes=1_000_000, tt_mb=64)
+    moves = list(r.moves)
+    i = next(i for i, m in enumerate(moves) if not m.is_draw)
+    del moves[i]
+    with pytest.raises(ref.ReplayError):
+        ref.verify_win(windmill_deal(7), WindmillRules(), moves)
+    with pytest.raises(ref.ReplayError, match="not won"):
+        ref.verify_win(windmill_deal(7), WindmillRules(), r.moves[:-1])
