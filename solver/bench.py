@@ -20,6 +20,13 @@ BENCH_DEALS = [
 ] + [
     ("klondike", 7, "pysolfc", {"draw": 3, "passes": 3, "worry_back": False}),
     ("klondike", 8, "pysolfc", {"draw": 1, "passes": 1}),
+] + [
+    ("beleaguered-castle", seed, "solvitaire", {}) for seed in (1, 2, 3, 4, 5, 6, 123)
+] + [
+    ("great-wheel", seed, "pysolfc", {"rules": preset}) for preset in ("pgs", "pysolfc") for seed in (1, 2, 3)
+] + [
+    ("windmill", seed, "pysolfc", {"rules": preset}) for preset in ("pysolfc", "strict", "welford")
+    for seed in (1, 2, 3)
 ]
 BENCH_MAX_NODES = 300_000
 
