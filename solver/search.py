@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from .moves import Move
 from .result import INTERRUPTED, LOST, MEMORY_LIMIT, NODE_LIMIT, TIME_LIMIT, UNKNOWN, WON
@@ -72,6 +72,28 @@ def workspace_for(name: str, factory):
     if name not in spaces:
         spaces[name] = factory()
     return spaces[name]
+
+
+class KernelSearch:
+    """What every game's search adapter shares: the node counter and status in
+    ``self.ws.ctr`` (indices ``K.C_NODES``, ``K.C_STATUS`` of the game's kernel module
+    ``K``) and the transposition table ``self.tt``."""
+
+    K: Any  # the game's kernel module
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ws.ctr[self.K.C_NODES])
+
+    @property
+    def stored_states(self) -> int:
+        return self.tt.count
+
+    def grow(self) -> bool:
+        """After MEMORY_LIMIT: enlarge the table, unless the DFS stack is what is full."""
+        if self.ws.ctr[self.K.C_STATUS] == self.K.ST_STACK:
+            return False
+        return self.tt.grow()
 
 
 @dataclass

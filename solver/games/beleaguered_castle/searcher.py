@@ -8,7 +8,7 @@ import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
-from ...search import table_for, workspace_for
+from ...search import KernelSearch, table_for, workspace_for
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import BCPosition, BCRules
@@ -72,8 +72,10 @@ def warm_up() -> None:
     s.tt.clear()
 
 
-class BCSearch:
+class BCSearch(KernelSearch):
     """One search of one position; see search.drive for the protocol."""
+
+    K = K
 
     def __init__(self, position: BCPosition, rules: BCRules, tt_mb: float, prune: bool = True,
                  warm: bool = True, geometry: Geometry = Geometry(),
@@ -92,14 +94,6 @@ class BCSearch:
         self.tt = table_for(tt_mb, K.KEY_WORDS, slot)
 
     @property
-    def nodes(self) -> int:
-        return int(self.ws.ctr[K.C_NODES])
-
-    @property
-    def stored_states(self) -> int:
-        return self.tt.count
-
-    @property
     def depth(self) -> int:
         return int(self.ws.ctr[K.C_DEPTH])
 
@@ -114,11 +108,6 @@ class BCSearch:
         status = K.search_run(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, self.root, self.r,
                               self.tt.table, self.tt.ctr, self.tt.touched, w.key, self.geometry.block, budget)
         return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
-
-    def grow(self) -> bool:
-        if self.ws.ctr[K.C_STATUS] == K.ST_STACK:
-            return False
-        return self.tt.grow()
 
     def path(self) -> np.ndarray:
         """The moves from the root to the current node."""

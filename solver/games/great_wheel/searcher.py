@@ -8,7 +8,7 @@ import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
-from ...search import table_for, workspace_for
+from ...search import KernelSearch, table_for, workspace_for
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array, talon_of
 from .position import GWPosition, GWRules
@@ -63,8 +63,10 @@ def warm_up() -> None:
     s.tt.clear()
 
 
-class GWSearch:
+class GWSearch(KernelSearch):
     """One search of one position; see search.drive for the protocol."""
+
+    K = K
 
     def __init__(self, position: GWPosition, rules: GWRules, tt_mb: float, prune: bool = True,
                  warm: bool = True, geometry: Geometry = Geometry(), slot: str = "main"):
@@ -79,14 +81,6 @@ class GWSearch:
         self.ws = workspace_for(f"great-wheel-{slot}-{'-'.join(map(str, geometry))}", lambda: _Workspace(geometry))
         self.tt = table_for(tt_mb, K.KEY_WORDS, slot)
 
-    @property
-    def nodes(self) -> int:
-        return int(self.ws.ctr[K.C_NODES])
-
-    @property
-    def stored_states(self) -> int:
-        return self.tt.count
-
     def start(self) -> str | None:
         w = self.ws
         status = K.search_init(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, self.root, self.talon,
@@ -98,11 +92,6 @@ class GWSearch:
         status = K.search_run(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, self.talon, self.r,
                               self.tt.table, self.tt.ctr, self.tt.touched, w.key, self.geometry.block, budget)
         return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
-
-    def grow(self) -> bool:
-        if self.ws.ctr[K.C_STATUS] == K.ST_STACK:
-            return False
-        return self.tt.grow()
 
     def path(self) -> np.ndarray:
         w = self.ws

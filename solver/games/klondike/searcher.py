@@ -6,7 +6,7 @@ import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
-from ...search import table_for, workspace_for
+from ...search import KernelSearch, table_for, workspace_for
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import KlondikePosition, KlondikeRules
@@ -50,8 +50,10 @@ def warm_up() -> None:
     s.tt.clear()
 
 
-class KlondikeSearch:
+class KlondikeSearch(KernelSearch):
     """One search of one position; see search.drive for the protocol."""
+
+    K = K
 
     def __init__(self, position: KlondikePosition, rules: KlondikeRules, tt_mb: float, prune: bool = True,
                  warm: bool = True, slot: str = "main"):
@@ -64,14 +66,6 @@ class KlondikeSearch:
         self.root, self.talon, self.ntalon = encode(position, rules)
         self.ws = workspace_for(f"klondike/{slot}", _Workspace)
         self.tt = table_for(tt_mb, K.KEY_WORDS, slot)
-
-    @property
-    def nodes(self) -> int:
-        return int(self.ws.ctr[K.C_NODES])
-
-    @property
-    def stored_states(self) -> int:
-        return self.tt.count
 
     def start(self) -> str | None:
         w = self.ws
@@ -88,11 +82,6 @@ class KlondikeSearch:
             self.tt.table, self.tt.ctr, self.tt.touched, w.key, w.codes, budget,
         )
         return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
-
-    def grow(self) -> bool:
-        if self.ws.ctr[K.C_STATUS] == K.ST_STACK:
-            return False
-        return self.tt.grow()
 
     def path(self) -> np.ndarray:
         """The macro moves from the root to the current node."""

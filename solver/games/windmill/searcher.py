@@ -6,7 +6,7 @@ import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
-from ...search import table_for, workspace_for
+from ...search import KernelSearch, table_for, workspace_for
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import WindmillPosition, WindmillRules
@@ -45,8 +45,10 @@ def warm_up() -> None:
         sub.tt.clear()
 
 
-class _DFS:
+class _DFS(KernelSearch):
     """One DFS of one position with one move order (kernel R_ORDER)."""
+
+    K = K
 
     def __init__(self, position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool,
                  slot: str, depth: int, order: int):
@@ -54,10 +56,6 @@ class _DFS:
         self.root, self.seq = encode(position, rules)
         self.ws = workspace_for(f"windmill-{slot}-{depth}", lambda: _Workspace(depth))
         self.tt = table_for(tt_mb, K.KEY_WORDS, slot)
-
-    @property
-    def nodes(self) -> int:
-        return int(self.ws.ctr[K.C_NODES])
 
     def start(self) -> str | None:
         w = self.ws
@@ -70,11 +68,6 @@ class _DFS:
         status = K.search_run(w.rows, w.moves, w.lend, w.lnext, w.ctr, self.seq, self.r,
                               self.tt.table, self.tt.ctr, self.tt.touched, w.key, budget)
         return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
-
-    def grow(self) -> bool:
-        if self.ws.ctr[K.C_STATUS] == K.ST_STACK:
-            return False
-        return self.tt.grow()
 
     def path(self) -> np.ndarray:
         w = self.ws

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
-from ...search import table_for, workspace_for
+from ...search import KernelSearch, table_for, workspace_for
 from . import welford_kernel as K
 from .welford_codec import decode, encode, log_to_moves, rules_array
 from .welford_position import WelfordPosition
@@ -50,7 +50,7 @@ def warm_up() -> None:
 FIRST_PHASE = 1 << 20  # nodes of the first phase; each round of ORDERS phases x 4
 
 
-class WelfordSearch:
+class WelfordSearch(KernelSearch):
     """One search of one position; see search.drive for the protocol.
 
     The DFS runs in phases: phase k uses move ordering k mod ORDERS and may make
@@ -63,6 +63,8 @@ class WelfordSearch:
     plus the other orderings' share), while deals that one ordering wins quickly and
     another not at all (common: measured on full deals) get every ordering early.
     """
+
+    K = K
 
     def __init__(self, position: WelfordPosition, tt_mb: float, prune: bool = True, warm: bool = True,
                  slot: str = "main", first_phase: int = FIRST_PHASE):
@@ -81,10 +83,6 @@ class WelfordSearch:
     @property
     def nodes(self) -> int:
         return self.done_nodes + int(self.ws.ctr[K.C_NODES])
-
-    @property
-    def stored_states(self) -> int:
-        return self.tt.count
 
     def _phase_budget(self) -> int:
         return self.first_phase * 4 ** (self.phase // K.ORDERS)
@@ -116,11 +114,6 @@ class WelfordSearch:
                                   self.tt.table, self.tt.ctr, self.tt.touched, w.key, step)
             if status != K.ST_PAUSED:
                 return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
-
-    def grow(self) -> bool:
-        if self.ws.ctr[K.C_STATUS] == K.ST_STACK:
-            return False
-        return self.tt.grow()
 
     def path(self) -> np.ndarray:
         w = self.ws
