@@ -100,13 +100,24 @@ def run(game: str, options: dict, numbering: str, seeds: list[int], cap: float, 
             r = solver.solve(game, seed, numbering=numbering, timeout=cap, tt_mb=tt_mb, **options)
             row = {"seed": seed, "verdict": r.verdict, "reason": r.reason, "nodes": r.nodes,
                    "stored": r.stored_states, "seconds": r.seconds, "moves": len(r.moves),
-                   "verified": r.verified, "proof": r.proof}
+                   "verified": r.verified, "proof": r.proof, "peak_mb": round(_peak_mb())}
             done[seed] = row
             out.write(json.dumps(row) + "\n")
             out.flush()
             print(f"seed {seed}: {r.verdict} {r.reason or ''} {r.nodes} nodes {r.seconds:.3f} s",
                   file=sys.stderr, flush=True)
     return [done[s] for s in seeds]
+
+
+def _peak_mb() -> float:
+    """This process's peak resident memory so far (Linux ru_maxrss is in KB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def peak_of(rows: list[dict]) -> tuple[float | None, int]:
+    """The highest solving-process peak recorded in rows, and how many rows record one."""
+    peaks = [r["peak_mb"] for r in rows if r.get("peak_mb") is not None]
+    return (max(peaks) if peaks else None), len(peaks)
 
 
 def _ms(values: list[float], f) -> str:
@@ -216,7 +227,14 @@ def main(argv: list[str] | None = None) -> None:
         if args.retry_unknown and not args.report_only else []
     rows = run(g.name, options, args.numbering, seeds, args.cap, args.tt_mb, log, args.report_only,
                args.retry_unknown)
-    peak_mb = args.peak_mb or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    recorded, n_recorded = peak_of(rows)
+    if args.peak_mb:
+        memory = f"{args.peak_mb:,.0f} MB (given with --peak-mb, measured while the seeds were solved)"
+    elif recorded is not None:
+        memory = (f"{recorded:,.0f} MB, the highest peak RSS of the solving processes, recorded with each deal "
+                  f"({n_recorded} of {len(rows)} deals carry the record)")
+    else:
+        memory = f"{_peak_mb():,.0f} MB (this process; no solving run recorded its peak)"
 
     rules_text = json.dumps(rules.to_json()) if rules.to_json() else "(no options)"
     title = f"{g.name}, rules {rules_text}, {args.numbering} numbering"
@@ -227,8 +245,7 @@ def main(argv: list[str] | None = None) -> None:
         f"Machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
         f"numba {numba.__version__}, 2 shared vCPUs (timings are noisy; node counts are not).  ",
         f"Date: {time.strftime('%Y-%m-%d')}  ",
-        f"Peak resident memory of the whole run: {peak_mb:,.0f} MB (transposition table high-water mark "
-        "and search stack included).",
+        f"Peak resident memory: {memory}; transposition tables and search stacks included.",
         "",
     ]
     if g.name in PUBLISHED:

@@ -12,13 +12,14 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from .moves import Move
 from .result import INTERRUPTED, LOST, MEMORY_LIMIT, NODE_LIMIT, TIME_LIMIT, UNKNOWN, WON
 from .tt import TranspositionTable
 
 DEFAULT_TT_MB = 2048  # 89 M states of 24 bytes at the 80% load cap; fits twice in 24 GB
+RELAX_AFTER = 1 << 16  # nodes of main search before a second search (drive) joins in
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,84 @@ class KernelSearch:
         return self.tt.grow()
 
 
+def luby(i: int) -> int:
+    """Term i >= 1 of Luby, Sinclair and Zuckerman's universal restart sequence
+    1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...: within a constant factor of the best
+    fixed restart budget for any run-time distribution, without knowing it."""
+    while True:
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
+class Restarts:
+    """A portfolio in time: a sequence of complete depth-first searches of one position.
+
+    ``make_phase(k)`` builds phase k's search (its own move order, a cleared table);
+    phase k may make ``budget(k)`` nodes, then it is abandoned and phase k + 1 starts
+    from the root.  Each phase is a complete search on its own, so a phase's win is a
+    win (with its line) and a phase that runs out of moves has exhausted the space:
+    LOST.  Abandoning a phase proves nothing.  Why: depth-first search times are
+    heavy-tailed in the move order, so many short searches in different orders find
+    wins that one long search misses (measured per game, see the callers).  A phase
+    whose table cannot grow any more ends the whole search with MEMORY_LIMIT: later
+    phases, with the same or larger budgets, would only fill it again.
+    """
+
+    def __init__(self, make_phase: Callable[[int], Any], budget: Callable[[int], int],
+                 join_after: int = RELAX_AFTER):
+        self.join_after = join_after  # as a twin (drive): main-search nodes before it joins
+        self.make_phase = make_phase
+        self.budget = budget
+        self.phase = 0
+        self.done_nodes = 0  # nodes of the abandoned phases
+        self.current = make_phase(0)
+
+    @property
+    def nodes(self) -> int:
+        return self.done_nodes + self.current.nodes
+
+    @property
+    def stored_states(self) -> int:
+        return self.current.stored_states
+
+    @property
+    def tt(self):
+        return self.current.tt
+
+    def start(self) -> str | None:
+        return self.current.start()  # the root is the same for every phase
+
+    def run(self, budget: int) -> str | None:
+        stop = self.nodes + budget
+        while True:
+            left = self.budget(self.phase) - self.current.nodes
+            if left <= 0:
+                self.done_nodes += self.current.nodes
+                self.phase += 1
+                self.current = self.make_phase(self.phase)
+                if self.current.start() == WON:  # cannot happen (the root was not won); kept exact
+                    return WON
+                continue
+            step = min(left, stop - self.nodes)
+            if step <= 0:
+                return None
+            got = self.current.run(step)
+            if got == MEMORY_LIMIT and self.current.grow():
+                continue
+            if got is not None:
+                return got
+
+    def grow(self) -> bool:
+        return False  # each phase grows its own table inside run()
+
+    def line(self) -> list[Move]:
+        return self.current.line()
+
+
 @dataclass
 class Outcome:
     verdict: str
@@ -112,7 +191,6 @@ class StopFlag(Protocol):
     def is_set(self) -> bool: ...
 
 
-RELAX_AFTER = 1 << 16  # nodes of main search before the relaxed search joins in
 MAX_SLICE = 1 << 19  # nodes: about a third of a second, the granularity of time limits
 
 
@@ -141,8 +219,9 @@ def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
     ``stop`` (checked between slices) lets another thread end the search early: it
     then ends as unknown: interrupted.
 
-    A second search may run alongside, joining after RELAX_AFTER nodes and taking every
-    other slice (half the nodes); node limits count both.  Either (not both):
+    A second search may run alongside, joining after RELAX_AFTER nodes of the main one
+    (or its own ``join_after``) and taking every other slice (half the nodes); node
+    limits count both.  Either (not both):
 
     - ``relaxed``: a search of the same position under looser rules, under which every
       line legal under the real rules is legal too (the game adapter proves this for
@@ -157,6 +236,7 @@ def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
     if relaxed is not None and twin is not None:
         raise ValueError("drive takes a relaxed search or a twin, not both")
     second = relaxed if relaxed is not None else twin
+    join_after = getattr(second, "join_after", RELAX_AFTER)
     t0 = time.perf_counter()
     verdict = kernel.start()
     winner = kernel
@@ -180,7 +260,7 @@ def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
         if stop is not None and stop.is_set():
             verdict, reason = UNKNOWN, INTERRUPTED
             break
-        if second is not None and not helper_started and kernel.nodes >= RELAX_AFTER:
+        if second is not None and not helper_started and kernel.nodes >= join_after:
             helper_started = True
             got = second.start()
             if got is None:

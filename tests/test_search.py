@@ -7,7 +7,7 @@ import pytest
 
 from solver.moves import Move
 from solver.result import LOST, MEMORY_LIMIT, NODE_LIMIT, UNKNOWN, WON
-from solver.search import RELAX_AFTER, Limits, drive
+from solver.search import RELAX_AFTER, Limits, Restarts, drive, luby
 
 
 class Scripted:
@@ -78,3 +78,68 @@ def test_node_limit_counts_both_searches():
 def test_relaxed_and_twin_together_are_refused():
     with pytest.raises(ValueError):
         drive(Scripted(1, WON, "main"), NO_LIMITS, relaxed=Scripted(1, LOST, "r"), twin=Scripted(1, WON, "t"))
+
+
+# ------------------------------------------------------------------ Restarts
+
+
+def test_luby_sequence():
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+class Phase(Scripted):
+    """Phase k of a restart schedule; ``made`` records every phase built."""
+
+    def __init__(self, work: int, ending: str, k: int):
+        super().__init__(work, ending, f"phase{k}")
+        self.k = k
+
+    def line(self) -> list[Move]:
+        return [Move("T1", "F1", None, self.k)]
+
+
+def _restarts(works_endings, unit=10):
+    made = []
+
+    def make(k):
+        work, ending = works_endings(k)
+        made.append(Phase(work, ending, k))
+        return made[-1]
+
+    return Restarts(make, lambda k: unit * luby(k + 1)), made
+
+
+def test_restarts_abandon_phases_without_a_verdict_and_return_a_later_phases_win():
+    # phases 0..4 would need 10**6 nodes; phase 5 wins after 15 nodes (its Luby budget is 20)
+    r, made = _restarts(lambda k: (15, WON) if k == 5 else (10**6, LOST))
+    out = drive(r, NO_LIMITS)
+    assert out.verdict == WON and out.line == [Move("T1", "F1", None, 5)]
+    assert [p.nodes for p in made] == [10, 10, 20, 10, 10, 15]
+    assert out.nodes == sum(p.nodes for p in made)
+
+
+def test_restarts_prove_a_loss_only_when_a_phase_is_exhausted():
+    # every phase needs 35 nodes to exhaust the space: the first with a budget >= 35 is phase 6 (40)
+    r, made = _restarts(lambda k: (35, LOST))
+    out = drive(r, NO_LIMITS)
+    assert out.verdict == LOST and out.proof == "search"
+    assert len(made) == 7 and made[-1].nodes == 35 and all(p.nodes < 35 for p in made[:-1])
+
+
+def test_restarts_under_a_node_limit_end_unknown():
+    r, made = _restarts(lambda k: (10**6, LOST))
+    out = drive(r, Limits(max_nodes=1000, timeout=None, tt_mb=1))
+    assert out.verdict == UNKNOWN and out.reason == NODE_LIMIT and out.nodes == 1000
+
+
+def test_restarts_out_of_memory_end_the_whole_search():
+    r, made = _restarts(lambda k: (15, MEMORY_LIMIT) if k == 2 else (10**6, LOST))
+    out = drive(r, NO_LIMITS)
+    assert out.verdict == UNKNOWN and out.reason == MEMORY_LIMIT and len(made) == 3
+
+
+def test_a_twin_may_join_at_once():
+    main, twin = Scripted(10**9, WON, "main"), Scripted(5000, WON, "twin")
+    twin.join_after = 0
+    out = drive(main, NO_LIMITS, twin=twin)
+    assert out.verdict == WON and out.line == twin.line() and main.nodes < RELAX_AFTER

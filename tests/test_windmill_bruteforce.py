@@ -18,14 +18,18 @@ import pytest
 from solver.games.windmill import reference as ref
 from solver.games.windmill.dealfile import position_from_json
 from solver.games.windmill.position import WindmillRules
-from solver.games.windmill.searcher import WindmillSearch
+from solver.games.windmill.searcher import WindmillSearch, restarts
 from solver.search import Limits, drive
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "windmill_bruteforce.json").read_text())
 
 
-def _kernel(position, rules, prune, order=None):
-    s = WindmillSearch(position, rules, 4, prune=prune, order=order)
+def _kernel(position, rules, prune, order=0, noise=0, unit=None):
+    """The verdict of one DFS (order, noise), or with ``unit`` of Luby restarts alone."""
+    if unit is None:
+        s = WindmillSearch(position, rules, 4, prune=prune, order=order, noise=noise)
+    else:
+        s = restarts(position, rules, 4, prune=prune, unit=unit)
     out = drive(s, Limits(max_nodes=5_000_000, tt_mb=4))
     if out.verdict == "won":
         ref.verify_win(position, rules, out.line)
@@ -41,10 +45,13 @@ def test_kernel_matches_reference(preset):
     assert lost >= 10, "the sample must contain lost positions"
     for position, won in cases:
         want = "won" if won else "lost"
-        # the portfolio as searched, each move order alone, with and without pruning
+        # each move order alone, with and without pruning, shuffled, and restarts
+        # abandoned every few nodes (a loss only from a phase that exhausted the space)
         assert _kernel(position, rules, True) == want, position_to_text(position)
         assert _kernel(position, rules, False, order=0) == want, position_to_text(position)
         assert _kernel(position, rules, True, order=1) == want, position_to_text(position)
+        assert _kernel(position, rules, True, order=1, noise=7) == want, position_to_text(position)
+        assert _kernel(position, rules, True, unit=4) == want, position_to_text(position)
 
 
 def position_to_text(p):

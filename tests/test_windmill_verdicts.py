@@ -6,7 +6,7 @@ import solver
 from solver.games.windmill import reference as ref
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
-from solver.games.windmill.searcher import WindmillSearch
+from solver.games.windmill.searcher import WindmillSearch, restarts
 from solver.search import Limits, drive
 
 # Found won by the solver (lines verified); none of these takes more than 0.4 M nodes.
@@ -51,8 +51,8 @@ def test_pysolfc_lines_use_pysolfc_only_moves_somewhere():
 def test_node_limit_gives_unknown_and_resuming_is_deterministic():
     p = windmill_deal(2)
     rules = WindmillRules("pysolfc")
-    a = drive(WindmillSearch(p, rules, 64), Limits(max_nodes=200_000, tt_mb=64))
-    b = drive(WindmillSearch(p, rules, 64), Limits(max_nodes=200_000, tt_mb=64))
+    a = drive(WindmillSearch(p, rules, 64), Limits(max_nodes=200_000, tt_mb=64), twin=restarts(p, rules, 64))
+    b = drive(WindmillSearch(p, rules, 64), Limits(max_nodes=200_000, tt_mb=64), twin=restarts(p, rules, 64))
     assert a.verdict == b.verdict == "unknown" and a.nodes == b.nodes
 
 

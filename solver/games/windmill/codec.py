@@ -15,7 +15,8 @@ def sequence(position: WindmillPosition) -> list[Card]:
     return list(position.waste) + list(reversed(position.stock))
 
 
-def rules_array(position: WindmillPosition, rules: WindmillRules, prune: bool, order: int = 0) -> np.ndarray:
+def rules_array(position: WindmillPosition, rules: WindmillRules, prune: bool, order: int = 0,
+                noise: int = 0) -> np.ndarray:
     r = np.zeros(K.RULES_LEN, dtype=np.int64)
     r[K.R_RANKS] = position.ranks
     r[K.R_NCELLS] = len(position.cells)
@@ -23,6 +24,7 @@ def rules_array(position: WindmillPosition, rules: WindmillRules, prune: bool, o
     r[K.R_PRUNE] = int(prune)
     r[K.R_NSEQ] = len(position.waste) + len(position.stock)
     r[K.R_ORDER] = order
+    r[K.R_NOISE] = noise
     return r
 
 

@@ -78,6 +78,15 @@ class Windmill:
         return WindmillSearch(position, rules, tt_mb, slot=slot)
 
     @staticmethod
+    def twin(position, rules: WindmillRules, tt_mb: float):
+        """The search run alongside the main one (search.drive): Luby restarts in
+        shuffled move orders (searcher.restarts).  Welford's searcher restarts by itself."""
+        if rules.preset == "welford":
+            return None
+        from .searcher import restarts
+        return restarts(position, rules, tt_mb)
+
+    @staticmethod
     def verify(position, rules: WindmillRules, moves: list[Move]) -> None:
         """Raise ReplayError unless the moves win from position."""
         if rules.preset == "welford":

@@ -85,8 +85,8 @@ SEQ_MAX = 104
 
 WASTE, KING0, CENTRE, STOCK = 8, 9, 13, 14
 
-R_RANKS, R_NCELLS, R_STRICT, R_PRUNE, R_NSEQ, R_ORDER = 0, 1, 2, 3, 4, 5
-RULES_LEN = 6
+R_RANKS, R_NCELLS, R_STRICT, R_PRUNE, R_NSEQ, R_ORDER, R_NOISE = 0, 1, 2, 3, 4, 5, 6
+RULES_LEN = 7
 
 C_NODES, C_DEPTH, C_STATUS = 0, 1, 2
 CTR_LEN = 3
@@ -246,8 +246,10 @@ def gen_moves(st, seq, rules, moves, n0):
     foundations first, then transfers between foundations, then the turn of the
     stock.  R_ORDER = 1 tries king piles before the centre and the turn before
     transfers: on seeds 1-80 at 300 k nodes it decided 27 (pysolfc) and 14 (strict)
-    deals against 40 and 25 for order 0, but partly other ones (47 and 32 together),
-    so the searcher runs both (searcher.WindmillSearch).
+    deals against 40 and 25 for order 0, but partly other ones (47 and 32 together).
+    R_NOISE > 0 adds a pseudo-random 0..255 to every score, seeded by R_NOISE and the
+    state's counters (so a state always gets the same order within one search): the
+    restarted searches (searcher.restarts) each try another order.
     """
     R = rules[R_RANKS]
     nc = rules[R_NCELLS]
@@ -323,6 +325,17 @@ def gen_moves(st, seq, rules, moves, n0):
             n = _push(moves, n, (np.int64(base + (50 if kings_first else 40)) << 32) | src | ((KING0 + k) << 4))
     if st[TURNED] < rules[R_NSEQ]:
         n = _push(moves, n, (np.int64(200 if kings_first else 10) << 32) | STOCK | (WASTE << 4))
+    noise = rules[R_NOISE]
+    if noise > 0:
+        h0 = np.uint64(noise) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(
+            np.int64(st[TURNED]) | (np.int64(st[CLEN]) << 8) | (np.int64(st[WLEN]) << 16))
+        for x in range(n0, n):
+            m = moves[x]
+            h = h0 ^ (np.uint64(m & MOVE_MASK) << np.uint64(40))
+            h ^= h >> np.uint64(33)
+            h *= np.uint64(0xFF51AFD7ED558CCD)
+            h ^= h >> np.uint64(33)
+            moves[x] = m + (np.int64(h & np.uint64(255)) << 32)
     for x in range(n0 + 1, n):
         m = moves[x]
         y = x - 1

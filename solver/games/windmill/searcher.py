@@ -6,7 +6,7 @@ import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
-from ...search import KernelSearch, table_for, workspace_for
+from ...search import KernelSearch, Restarts, luby, table_for, workspace_for
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import WindmillPosition, WindmillRules
@@ -37,22 +37,25 @@ def warm_up() -> None:
     _warm = True
     from .deals import windmill_deal
 
-    s = WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(), 2, warm=False)
+    s = WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(), 2, warm=False, noise=1)
     if s.start() is None:
         s.run(64)
     s.line()
-    for sub in s.subs:
-        sub.tt.clear()
+    s.tt.clear()
 
 
-class _DFS(KernelSearch):
-    """One DFS of one position with one move order (kernel R_ORDER)."""
+class WindmillSearch(KernelSearch):
+    """One depth-first search of one position, with one move order (kernel R_ORDER 0 or
+    1, and R_NOISE: 0, or a seed that shuffles the move scores; ordering only, never a
+    verdict); see search.drive for the protocol."""
 
     K = K
 
-    def __init__(self, position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool,
-                 slot: str, depth: int, order: int):
-        self.r = rules_array(position, rules, prune, order)
+    def __init__(self, position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
+                 warm: bool = True, slot: str = "main", depth: int = MAX_DEPTH, order: int = 0, noise: int = 0):
+        if warm:
+            warm_up()
+        self.r = rules_array(position, rules, prune, order, noise)
         self.root, self.seq = encode(position, rules)
         self.ws = workspace_for(f"windmill-{slot}-{depth}", lambda: _Workspace(depth))
         self.tt = table_for(tt_mb, K.KEY_WORDS, slot)
@@ -83,70 +86,25 @@ class _DFS(KernelSearch):
         return log_to_moves(log[:n])
 
 
-class WindmillSearch:
-    """One search of one position; see search.drive for the protocol.
+RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
 
-    By default a portfolio: two complete DFS of the same position that differ only in
-    move order (kernel R_ORDER 0 and 1), each with its own table of half the memory,
-    run in alternate slices.  Either one's verdict is the position's: a win comes with
-    its line, and a DFS that ends without a win has searched every reachable state.
-    Measured on seeds 1-80 (300 k nodes each): order 0 decided 40 pysolfc / 25 strict
-    deals, order 1 27 / 14, the two together 47 / 32.  ``order`` = 0 or 1 runs one only.
+
+def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
+             slot: str = "twin", unit: int = RESTART_UNIT) -> Restarts:
+    """The twin of the main search (order 0, kept to the end): restarted searches with
+    Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), phase k in order (k + 1) mod 2
+    with score noise k (phase 0 is plain order 1).
+
+    Why: on the 47 pysolfc seeds of 1..115 that the two plain orders (run side by side,
+    60 s) left unknown, the main search with this twin won 30 within 20 s; the orders'
+    run times are heavy-tailed.  Every phase is complete on its own (search.Restarts).
+    The twin joins at once (``join_after=0``): phase 0 is the plain order 1, which alone
+    wins many deals that order 0 finds late.
     """
+    def phase(k: int) -> WindmillSearch:
+        return WindmillSearch(position, rules, tt_mb, prune, slot=slot, order=(k + 1) % 2, noise=k)
 
-    def __init__(self, position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
-                 warm: bool = True, slot: str = "main", depth: int = MAX_DEPTH, order: int | None = None):
-        if warm:
-            warm_up()
-        self.position = position
-        self.rules = rules
-        orders = (0, 1) if order is None else (order,)
-        share = tt_mb / len(orders)
-        self.subs = [_DFS(position, rules, share, prune, f"{slot}-o{o}" if len(orders) > 1 else slot, depth, o)
-                     for o in orders]
-        self.live = list(self.subs)
-        self.winner: _DFS | None = None
-        self.turn = 0
-
-    @property
-    def nodes(self) -> int:
-        return sum(s.nodes for s in self.subs)
-
-    @property
-    def stored_states(self) -> int:
-        return sum(s.tt.count for s in self.subs)
-
-    @property
-    def tt(self):
-        return self.subs[0].tt
-
-    def start(self) -> str | None:
-        for s in self.subs:
-            if s.start() == WON:
-                self.winner = s
-                return WON
-        return None
-
-    def run(self, budget: int) -> str | None:
-        share = max(1, budget // len(self.live))
-        for s in list(self.live):
-            got = s.run(share)
-            if got == WON:
-                self.winner = s
-                return WON
-            if got == LOST:
-                return LOST
-            if got == MEMORY_LIMIT and not s.grow():
-                self.live.remove(s)
-                if not self.live:
-                    return MEMORY_LIMIT
-        return None
-
-    def grow(self) -> bool:
-        return False  # each DFS grows its own table inside run()
-
-    def line(self) -> list[Move]:
-        return self.winner.line() if self.winner is not None else []
+    return Restarts(phase, lambda k: unit * luby(k + 1), join_after=0)
 
 
 # ----------------------------------------------------------------- for tests

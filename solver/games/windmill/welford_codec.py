@@ -13,7 +13,7 @@ CELL_NAMES = [f"C{x + 1}" for x in range(8)]  # location x: sail x % 4, level x 
 LOCATIONS = CELL_NAMES + [f"K{j + 1}" for j in range(KING_PILES)] + ["centre", "stock", "waste"]
 
 
-def rules_array(position: WelfordPosition, prune: bool, order: int = 0) -> np.ndarray:
+def rules_array(position: WelfordPosition, prune: bool, order: int = 0, noise: int = 0) -> np.ndarray:
     r = np.zeros(K.RULES_LEN, dtype=np.int64)
     r[K.R_RANKS] = position.ranks
     r[K.R_NSAILS] = position.nsails
@@ -21,6 +21,7 @@ def rules_array(position: WelfordPosition, prune: bool, order: int = 0) -> np.nd
     r[K.R_P1END] = len(position.waste) + position.pack1
     r[K.R_PRUNE] = int(prune)
     r[K.R_ORDER] = order
+    r[K.R_NOISE] = noise
     return r
 
 

@@ -58,9 +58,10 @@ actions to legal actions and won positions to won positions).  So two positions 
 equal keys have the same game value.  The transposition table (solver/tt.py) prunes
 only on an exact match of this whole 3-word key, never on a hash alone.
 
-Move ordering (R_ORDER): a heuristic only (see _score); the searcher runs the DFS in
-phases, each from scratch with a cleared table and another ordering, so "lost" is only
-ever concluded by a phase that exhausted the whole space.
+Move ordering (R_ORDER, R_NOISE): a heuristic only (see _score; R_NOISE > 0 adds a
+pseudo-random tie-break seeded by it and the state's counters); the searcher runs the
+DFS in phases, each from scratch with a cleared table and another ordering, so "lost"
+is only ever concluded by a phase that exhausted the whole space.
 
 Search pruning (R_PRUNE): besides the table, only one exact symmetry reduction: among
 king piles of equal length only the first is used as a source or target (the children
@@ -93,8 +94,8 @@ MAX_TALON = 104
 SLEN = TAL0 + MAX_TALON  # 176
 
 # rules array
-R_RANKS, R_NSAILS, R_TLEN, R_P1END, R_PRUNE, R_ORDER = 0, 1, 2, 3, 4, 5
-RULES_LEN = 6
+R_RANKS, R_NSAILS, R_TLEN, R_P1END, R_PRUNE, R_ORDER, R_NOISE = 0, 1, 2, 3, 4, 5, 6
+RULES_LEN = 7
 ORDERS = 4  # move orderings (R_ORDER 0..3), see _score
 
 K_SAIL_C, K_SAIL_K, K_WASTE_C, K_WASTE_K, K_KING_C, K_REFILL, K_DRAW, K_REDEAL = 0, 1, 2, 3, 4, 5, 6, 7
@@ -310,15 +311,30 @@ def gen_moves(st, talon, rules, moves, n0):
         moves[n] = K_REDEAL
         n += 1
     order = rules[R_ORDER]
-    if order != 0:  # stable insertion sort, best first
+    noise = rules[R_NOISE]
+    if order != 0 or noise != 0:  # stable insertion sort, best first
+        scores = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
+        h0 = np.uint64(noise) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(
+            np.int64(st[SPTR]) | (np.int64(st[PASS]) << 8) | (np.int64(n - n0) << 16))
+        for x in range(n0, n):
+            sc = (_score(moves[x], order) << 8) if order != 0 else 0
+            if noise != 0:  # R_NOISE: a seed that shuffles ties and near-ties (ordering only)
+                h = h0 ^ (np.uint64(moves[x]) << np.uint64(24))
+                h ^= h >> np.uint64(33)
+                h *= np.uint64(0xFF51AFD7ED558CCD)
+                h ^= h >> np.uint64(33)
+                sc += np.int64(h & np.uint64(255)) * 3
+            scores[x - n0] = sc
         for x in range(n0 + 1, n):
             m = moves[x]
-            sm = _score(m, order)
+            sm = scores[x - n0]
             y = x - 1
-            while y >= n0 and _score(moves[y], order) < sm:
+            while y >= n0 and scores[y - n0] < sm:
                 moves[y + 1] = moves[y]
+                scores[y + 1 - n0] = scores[y - n0]
                 y -= 1
             moves[y + 1] = m
+            scores[y + 1 - n0] = sm
     return n
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
-from ...search import KernelSearch, table_for, workspace_for
+from ...search import KernelSearch, Restarts, table_for, workspace_for
 from . import welford_kernel as K
 from .welford_codec import decode, encode, log_to_moves, rules_array
 from .welford_position import WelfordPosition
@@ -50,70 +50,33 @@ def warm_up() -> None:
 FIRST_PHASE = 1 << 20  # nodes of the first phase; each round of ORDERS phases x 4
 
 
-class WelfordSearch(KernelSearch):
-    """One search of one position; see search.drive for the protocol.
-
-    The DFS runs in phases: phase k uses move ordering k mod ORDERS and may make
-    ``first_phase * 4**(k // ORDERS)`` nodes; when it has made them without a verdict,
-    the table is cleared and the next phase starts from the root.  Each phase is a
-    complete search on its own (fresh table), so a won line is a line, and "lost" is
-    returned only by a phase that exhausted the space.  The budgets grow without
-    bound, so a finite space is always exhausted eventually: nothing is lost by
-    restarting but the nodes of the abandoned phases (at most about 1/3 extra per round
-    plus the other orderings' share), while deals that one ordering wins quickly and
-    another not at all (common: measured on full deals) get every ordering early.
-    """
+class WelfordDFS(KernelSearch):
+    """One depth-first search of one position with one move ordering (kernel R_ORDER
+    0..ORDERS-1, R_NOISE 0 or a seed that shuffles the scores; ordering only, never a
+    verdict); see search.drive for the protocol."""
 
     K = K
 
     def __init__(self, position: WelfordPosition, tt_mb: float, prune: bool = True, warm: bool = True,
-                 slot: str = "main", first_phase: int = FIRST_PHASE):
+                 slot: str = "main", order: int = 0, noise: int = 0):
         if warm:
             warm_up()
-        self.position = position
-        self.prune = prune
         self.root, self.talon = encode(position)
         self.ws = workspace_for(f"windmill-welford/{slot}", _Workspace)
         self.tt = table_for(tt_mb, K.KEY_WORDS, slot)
-        self.first_phase = first_phase
-        self.phase = 0
-        self.done_nodes = 0  # nodes of the finished phases
-        self.r = rules_array(position, prune, 0)
-
-    @property
-    def nodes(self) -> int:
-        return self.done_nodes + int(self.ws.ctr[K.C_NODES])
-
-    def _phase_budget(self) -> int:
-        return self.first_phase * 4 ** (self.phase // K.ORDERS)
-
-    def _init(self) -> int:
-        w = self.ws
-        return K.search_init(w.states, w.moves, w.lend, w.lnext, w.ctr, self.root, self.talon, self.r,
-                             self.tt.table, self.tt.ctr, self.tt.touched, w.key)
+        self.r = rules_array(position, prune, order, noise)
 
     def start(self) -> str | None:
-        return WON if self._init() == K.ST_WON else None
+        w = self.ws
+        status = K.search_init(w.states, w.moves, w.lend, w.lnext, w.ctr, self.root, self.talon, self.r,
+                               self.tt.table, self.tt.ctr, self.tt.touched, w.key)
+        return WON if status == K.ST_WON else None
 
     def run(self, budget: int) -> str | None:
         w = self.ws
-        stop = self.nodes + budget
-        while True:
-            left = self._phase_budget() - int(w.ctr[K.C_NODES])
-            if left <= 0:  # next phase: from the root, fresh table, next ordering
-                self.done_nodes += int(w.ctr[K.C_NODES])
-                self.phase += 1
-                self.r = rules_array(self.position, self.prune, self.phase % K.ORDERS)
-                self.tt.clear()
-                self._init()  # the root is not won (start() said so)
-                continue
-            step = min(left, stop - self.nodes)
-            if step <= 0:
-                return None
-            status = K.search_run(w.states, w.moves, w.lend, w.lnext, w.ctr, self.talon, self.r,
-                                  self.tt.table, self.tt.ctr, self.tt.touched, w.key, step)
-            if status != K.ST_PAUSED:
-                return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
+        status = K.search_run(w.states, w.moves, w.lend, w.lnext, w.ctr, self.talon, self.r,
+                              self.tt.table, self.tt.ctr, self.tt.touched, w.key, budget)
+        return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
 
     def path(self) -> np.ndarray:
         w = self.ws
@@ -127,6 +90,23 @@ class WelfordSearch(KernelSearch):
         if n < 0 or n > log.shape[0]:
             raise RuntimeError(f"kernel could not expand its own line (code {n})")
         return log_to_moves(log[:n])
+
+
+def WelfordSearch(position: WelfordPosition, tt_mb: float, prune: bool = True, warm: bool = True,
+                  slot: str = "main", first_phase: int = FIRST_PHASE) -> Restarts:
+    """The searcher: restarts (search.Restarts) in phases; phase k uses move ordering
+    k mod ORDERS and may make ``first_phase * 4**(k // ORDERS)`` nodes.  The budgets grow
+    without bound, so a finite space is always exhausted eventually: nothing is lost by
+    restarting but the nodes of the abandoned phases (at most about 1/3 extra per round
+    plus the other orderings' share), while deals that one ordering wins quickly and
+    another not at all (common: measured on full deals) get every ordering early."""
+    if warm:
+        warm_up()
+
+    def phase(k: int) -> WelfordDFS:
+        return WelfordDFS(position, tt_mb, prune, warm=False, slot=slot, order=k % K.ORDERS)
+
+    return Restarts(phase, lambda k: first_phase * 4 ** (k // K.ORDERS))
 
 
 def successors(position: WelfordPosition, prune: bool = False) -> list[WelfordPosition]:
