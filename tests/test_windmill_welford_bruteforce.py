@@ -46,8 +46,8 @@ def test_kernel_verdicts_equal_exhaustive_reference():
         line = R.solve_exhaustive(p)
         verdict, kline, _ = S.solve(p, prune=True)
         plain, _, _ = S.solve(p, prune=False)
-        # tiny phases: the search restarts many times, through every move ordering
-        phased, pline, _ = S.solve(p, first_phase=8)
+        # tiny Luby phases: the search restarts many times, through every move ordering
+        phased, pline, _ = S.solve(p, unit=2)
         expected = "won" if line is not None else "lost"
         assert verdict == expected and plain == expected and phased == expected, (cfg, p)
         if line is not None:

@@ -80,9 +80,9 @@ class Windmill:
     @staticmethod
     def twin(position, rules: WindmillRules, tt_mb: float):
         """The search run alongside the main one (search.drive): Luby restarts in
-        shuffled move orders (searcher.restarts).  Welford's searcher restarts by itself."""
+        shuffled move orders (searcher.restarts, welford_searcher.restarts)."""
         if rules.preset == "welford":
-            return None
+            return _welford().twin(position, rules, tt_mb)
         from .searcher import restarts
         return restarts(position, rules, tt_mb)
 

@@ -37,9 +37,11 @@ Decisions where Welford's text is silent (tested in tests/test_windmill_welford_
   2 with the generator continuing).
 
 Search (welford_kernel, welford_searcher): exact 24-byte keys (suits and the order of
-the king piles left out: proven symmetries), no forced or safe moves, and the DFS runs
-in phases with growing node budgets, each from scratch with a cleared table and the
-next of four move orderings; "lost" comes only from a phase that exhausted the space.
+the king piles left out: proven symmetries), no forced or safe moves.  A DFS in
+ordering 0 runs to the end; beside it (search.drive's twin) runs a sequence of
+restarted searches with Luby budgets, each from scratch with a cleared table and
+another ordering with shuffled ties; "lost" comes only from a search that exhausted
+the space.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from . import welford_dealfile, welford_reference
 from .welford_board import render as _render
 from .welford_deals import NUMBERINGS, welford_deal
 from .welford_position import WelfordPosition
-from .welford_searcher import WelfordSearch
+from .welford_searcher import WelfordSearch, restarts
 
 
 class WelfordGame:
@@ -79,6 +81,10 @@ class WelfordGame:
     @staticmethod
     def searcher(position: WelfordPosition, rules: Any, tt_mb: float, slot: str = "main") -> WelfordSearch:
         return WelfordSearch(position, tt_mb, slot=slot)
+
+    @staticmethod
+    def twin(position: WelfordPosition, rules: Any, tt_mb: float):
+        return restarts(position, tt_mb)
 
     @staticmethod
     def verify(position: WelfordPosition, rules: Any, moves: list[Move]) -> None:
