@@ -204,10 +204,19 @@ class _Slicer:
         self.budget = 4096
 
     def step(self, cap: int | None) -> str | None:
+        """One slice of ``budget`` nodes (at most ``cap``).  A table that fills up is
+        grown and the slice goes on, so where slices end (and with two searches, how
+        they interleave) depends on node counts only, never on the size the table had
+        when the search began (it keeps the size an earlier deal grew it to)."""
         step = self.budget if cap is None else min(self.budget, cap)
-        verdict = self.kernel.run(step)
-        if verdict == MEMORY_LIMIT and self.kernel.grow():
-            return None
+        end = self.kernel.nodes + step
+        while True:
+            verdict = self.kernel.run(end - self.kernel.nodes)
+            if verdict == MEMORY_LIMIT and self.kernel.grow():
+                if self.kernel.nodes < end:
+                    continue
+                verdict = None
+            break
         self.budget = min(self.budget * 2, MAX_SLICE)
         return verdict
 

@@ -143,3 +143,29 @@ def test_a_twin_may_join_at_once():
     twin.join_after = 0
     out = drive(main, NO_LIMITS, twin=twin)
     assert out.verdict == WON and out.line == twin.line() and main.nodes < RELAX_AFTER
+
+
+class Growing(Scripted):
+    """As Scripted, but its table fills up every ``every`` nodes (and grows)."""
+
+    def __init__(self, work: int, ending: str, name: str, every: int):
+        super().__init__(work, ending, name)
+        self.every = every
+
+    def run(self, budget: int):
+        next_fill = (self.nodes // self.every + 1) * self.every
+        if self.nodes + budget >= next_fill and next_fill < self.work:
+            self.nodes = next_fill
+            return MEMORY_LIMIT
+        return super().run(budget)
+
+    def grow(self) -> bool:
+        return True
+
+
+def test_table_growth_does_not_change_how_two_searches_interleave():
+    """A table that starts small (grows often) and one that starts big (never grows)
+    give the same node counts: slices end by node counts alone."""
+    plain = drive(Scripted(10**9, WON, "main"), NO_LIMITS, twin=Scripted(300_000, WON, "twin"))
+    grown = drive(Growing(10**9, WON, "main", 777), NO_LIMITS, twin=Growing(300_000, WON, "twin", 1234))
+    assert grown.verdict == plain.verdict == WON and grown.nodes == plain.nodes

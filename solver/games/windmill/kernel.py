@@ -68,6 +68,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
+from ...order import noise, noise_base
 from ...tt import tt_insert
 
 CEN0 = 0
@@ -325,17 +326,11 @@ def gen_moves(st, seq, rules, moves, n0):
             n = _push(moves, n, (np.int64(base + (50 if kings_first else 40)) << 32) | src | ((KING0 + k) << 4))
     if st[TURNED] < rules[R_NSEQ]:
         n = _push(moves, n, (np.int64(200 if kings_first else 10) << 32) | STOCK | (WASTE << 4))
-    noise = rules[R_NOISE]
-    if noise > 0:
-        h0 = np.uint64(noise) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(
-            np.int64(st[TURNED]) | (np.int64(st[CLEN]) << 8) | (np.int64(st[WLEN]) << 16))
+    if rules[R_NOISE] > 0:
+        base = noise_base(rules[R_NOISE], np.int64(st[TURNED]) | (np.int64(st[CLEN]) << 8) | (np.int64(st[WLEN]) << 16))
         for x in range(n0, n):
             m = moves[x]
-            h = h0 ^ (np.uint64(m & MOVE_MASK) << np.uint64(40))
-            h ^= h >> np.uint64(33)
-            h *= np.uint64(0xFF51AFD7ED558CCD)
-            h ^= h >> np.uint64(33)
-            moves[x] = m + (np.int64(h & np.uint64(255)) << 32)
+            moves[x] = m + (noise(base, np.uint64(m & MOVE_MASK) << np.uint64(40)) << 32)
     for x in range(n0 + 1, n):
         m = moves[x]
         y = x - 1

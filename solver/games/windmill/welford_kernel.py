@@ -79,6 +79,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
+from ...order import noise as _noise, noise_base
 from ...tt import tt_insert
 
 CELL0 = 0
@@ -314,16 +315,11 @@ def gen_moves(st, talon, rules, moves, n0):
     noise = rules[R_NOISE]
     if order != 0 or noise != 0:  # stable insertion sort, best first
         scores = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-        h0 = np.uint64(noise) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(
-            np.int64(st[SPTR]) | (np.int64(st[PASS]) << 8) | (np.int64(n - n0) << 16))
+        base = noise_base(noise, np.int64(st[SPTR]) | (np.int64(st[PASS]) << 8) | (np.int64(n - n0) << 16))
         for x in range(n0, n):
             sc = (_score(moves[x], order) << 8) if order != 0 else 0
             if noise != 0:  # R_NOISE: a seed that shuffles ties and near-ties (ordering only)
-                h = h0 ^ (np.uint64(moves[x]) << np.uint64(24))
-                h ^= h >> np.uint64(33)
-                h *= np.uint64(0xFF51AFD7ED558CCD)
-                h ^= h >> np.uint64(33)
-                sc += np.int64(h & np.uint64(255)) * 3
+                sc += _noise(base, np.uint64(moves[x]) << np.uint64(24)) * 3
             scores[x - n0] = sc
         for x in range(n0 + 1, n):
             m = moves[x]
