@@ -108,3 +108,17 @@ def test_perft(preset):
     for seed, ranks, cells, depth in ((1, 13, 8, 3), (5, 3, 2, 6), (11, 4, 3, 5)):
         p = windmill_deal(seed, ranks=ranks, cells=cells)
         assert S.perft(p, rules, depth) == ref.perft(p, rules, depth)
+
+
+def test_move_orders_and_noise_only_permute_the_children(sample):
+    """What the restarted searches change is the order moves are tried in, never the moves."""
+    rules, positions = sample
+    reordered = 0
+    for p in positions[::3]:
+        _, _, _, base = S.successor_rows(p, rules, prune=True)
+        want = sorted(map(bytes, base))
+        for order, noise in ((1, 0), (0, 5), (1, 6), (0, 1234567)):
+            _, _, _, rows = S.successor_rows(p, rules, prune=True, order=order, noise=noise)
+            assert sorted(map(bytes, rows)) == want, p
+            reordered += [bytes(x) for x in rows] != [bytes(x) for x in base]
+    assert reordered > 0

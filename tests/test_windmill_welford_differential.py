@@ -70,14 +70,15 @@ def test_pruned_children_same_canonical_set():
         assert len(ker) == len(set(ker))  # the pruning removes exactly the duplicates
 
 
-def test_every_move_ordering_lists_the_same_actions():
+def test_every_move_ordering_and_noise_list_the_same_actions():
     out = np.zeros((K.MAX_MOVES_PER_NODE, K.SLEN), dtype=np.int8)
     reordered = 0
     for p in POSITIONS[::2]:
         root, talon = encode(p)
         lists = []
-        for order in range(K.ORDERS):
-            n = K.successors(root, talon, rules_array(p, True, order), out)
+        # every ordering, and orderings with the restarts' noise (seeds as the twin uses)
+        for order, noise in [(o, 0) for o in range(K.ORDERS)] + [(0, 3), (1, 4), (3, 99)]:
+            n = K.successors(root, talon, rules_array(p, True, order, noise), out)
             lists.append([bytes(out[x]) for x in range(n)])
         assert all(sorted(x) == sorted(lists[0]) for x in lists), p
         reordered += any(x != lists[0] for x in lists)

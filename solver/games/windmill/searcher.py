@@ -119,10 +119,11 @@ def successors(position: WindmillPosition, rules: WindmillRules, prune: bool = F
     return [decode(out[x], seq, int(r[K.R_NSEQ]), len(position.cells), position.ranks) for x in range(n)]
 
 
-def successor_rows(position: WindmillPosition, rules: WindmillRules, prune: bool = False):
-    """(root row, seq, rules array, children rows) for key tests."""
+def successor_rows(position: WindmillPosition, rules: WindmillRules, prune: bool = False, order: int = 0,
+                   noise: int = 0):
+    """(root row, seq, rules array, children rows in the order tried) for key and order tests."""
     root, seq = encode(position, rules)
-    r = rules_array(position, rules, prune)
+    r = rules_array(position, rules, prune, order, noise)
     out = np.zeros((K.MOVE_SLOTS, K.SLEN), dtype=np.int8)
     n = K.successors(root, seq, r, out)
     return root, seq, r, out[:n].copy()
