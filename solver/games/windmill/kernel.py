@@ -57,6 +57,20 @@ same rank/length) and conversely, and winning (all lengths full) depends on phi 
 phi is a bisimulation, so p and q are both winnable or both not.  Different phi are
 never merged, so the table is exact for this quotient.
 
+No forced ("safe") moves, and why: no play to a foundation is safe in this game, even
+with the stock empty.  Full-deck counterexample (checked with reference.solve_exhaustive):
+stock empty; waste Q 4 3 2 A (A on top); cells K J T 9 8 7 6 5; centre 51 cards (it
+needs a K); king piles [K] and three complete ones.  Won: move the centre's Q..A onto
+[K], then play A..K to the centre.  After the tempting "K: cell -> centre" it is lost
+(the played card covers the run the winning line moves between two foundations; a King
+can equally use up the empty king pile another King needs).  Random small positions
+gave such losses for every restricted form tried (plays to the centre only, to king
+piles only, a King to an empty pile, a Two onto the lone base Ace; with and without a
+stock).  Two exact equivalences do hold and are not exploited yet: every transfer can
+be undone by one transfer (so a position could be stored under one representative of
+its transfer class), and once the stock is empty which available card is the waste top
+does not matter (the merge measured at 11-24% fewer states).
+
 Moves (int64): src (bits 0-3: cells 0..7, WASTE 8, king piles 9..12, CENTRE 13, STOCK
 14 = turn a card), dst (bits 4-7: CENTRE, a king pile, or WASTE for a turn), score
 (bits 32+, higher first; ordering only, never a verdict).  The DFS stack keeps bits
