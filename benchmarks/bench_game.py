@@ -110,7 +110,8 @@ def run(game: str, options: dict, numbering: str, seeds: list[int], cap: float, 
 
 
 def _peak_mb() -> float:
-    """This process's peak resident memory so far (Linux ru_maxrss is in KB)."""
+    """This process's peak resident memory so far (Linux ru_maxrss is in KB): recorded
+    with each deal, it is the solving process's running peak, not that deal's own."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

@@ -101,6 +101,8 @@ def luby(i: int) -> int:
     """Term i >= 1 of Luby, Sinclair and Zuckerman's universal restart sequence
     1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...: within a constant factor of the best
     fixed restart budget for any run-time distribution, without knowing it."""
+    if i < 1:
+        raise ValueError("Luby's sequence starts at term 1")
     while True:
         k = 1
         while (1 << k) - 1 < i:
@@ -120,8 +122,9 @@ class Restarts:
     LOST.  Abandoning a phase proves nothing.  Why: depth-first search times are
     heavy-tailed in the move order, so many short searches in different orders find
     wins that one long search misses (measured per game, see the callers).  A phase
-    whose table cannot grow any more ends the whole search with MEMORY_LIMIT: later
-    phases, with the same or larger budgets, would only fill it again.
+    whose table cannot grow any more ends the restarts with MEMORY_LIMIT (as drive's
+    twin they are then dropped and the main search goes on alone).  Every budget must
+    be at least 2 nodes (the root plus one), so that every phase makes progress.
     """
 
     def __init__(self, make_phase: Callable[[int], Any], budget: Callable[[int], int],
@@ -151,18 +154,19 @@ class Restarts:
     def run(self, budget: int) -> str | None:
         stop = self.nodes + budget
         while True:
+            if self.nodes >= stop:  # checked first: a new phase's root counts as a node
+                return None
             left = self.budget(self.phase) - self.current.nodes
             if left <= 0:
+                if self.budget(self.phase + 1) < 2:
+                    raise ValueError("every restart budget must be at least 2 nodes")
                 self.done_nodes += self.current.nodes
                 self.phase += 1
                 self.current = self.make_phase(self.phase)
                 if self.current.start() == WON:  # cannot happen (the root was not won); kept exact
                     return WON
                 continue
-            step = min(left, stop - self.nodes)
-            if step <= 0:
-                return None
-            got = self.current.run(step)
+            got = self.current.run(min(left, stop - self.nodes))
             if got == MEMORY_LIMIT and self.current.grow():
                 continue
             if got is not None:
@@ -277,6 +281,7 @@ def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
             elif got == WON and twin is not None:
                 verdict, winner = WON, twin
                 break
+            continue  # its root counted: limits again
         turn += 1
         if helper is not None and turn % 2 == 0:
             got = helper.step(cap)

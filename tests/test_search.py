@@ -85,6 +85,8 @@ def test_relaxed_and_twin_together_are_refused():
 
 def test_luby_sequence():
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    with pytest.raises(ValueError):
+        luby(0)
 
 
 class Phase(Scripted):
@@ -93,6 +95,10 @@ class Phase(Scripted):
     def __init__(self, work: int, ending: str, k: int):
         super().__init__(work, ending, f"phase{k}")
         self.k = k
+
+    def start(self):
+        self.nodes = 1  # the root, as real kernels count it
+        return super().start()
 
     def line(self) -> list[Move]:
         return [Move("T1", "F1", None, self.k)]
@@ -169,3 +175,16 @@ def test_table_growth_does_not_change_how_two_searches_interleave():
     plain = drive(Scripted(10**9, WON, "main"), NO_LIMITS, twin=Scripted(300_000, WON, "twin"))
     grown = drive(Growing(10**9, WON, "main", 777), NO_LIMITS, twin=Growing(300_000, WON, "twin", 1234))
     assert grown.verdict == plain.verdict == WON and grown.nodes == plain.nodes
+
+
+def test_restarts_refuse_budgets_that_cannot_make_progress():
+    r, _ = _restarts(lambda k: (10**6, LOST), unit=1)  # phases of 1 node: only the root
+    with pytest.raises(ValueError, match="at least 2"):
+        drive(r, NO_LIMITS)
+
+
+def test_node_limit_is_exact_when_the_twin_joins():
+    main, twin = Scripted(10**9, WON, "main"), Phase(10**9, WON, 0)
+    twin.join_after = 0
+    out = drive(main, Limits(max_nodes=1, timeout=None, tt_mb=1), twin=twin)
+    assert out.verdict == UNKNOWN and out.nodes == 1

@@ -65,3 +65,18 @@ def test_tampered_line_is_rejected():
         ref.verify_win(windmill_deal(7), WindmillRules(), moves)
     with pytest.raises(ref.ReplayError, match="not won"):
         ref.verify_win(windmill_deal(7), WindmillRules(), r.moves[:-1])
+
+
+@pytest.mark.parametrize("preset", ["pysolfc", "strict", "welford"])
+def test_main_search_and_twin_never_share_a_table_or_workspace(preset):
+    from solver.games import get_game
+    g = get_game("windmill")
+    rules = g.make_rules(rules=preset)
+    p = g.deal(2, "pysolfc", rules)
+    main, twin = g.searcher(p, rules, 8), g.twin(p, rules, 8)
+    main.start()
+    twin.start()
+    assert main.tt is not twin.tt and main.ws is not twin.current.ws
+    main.run(20_000)
+    twin.run(300_000)  # several restarted phases
+    assert twin.phase > 0 and main.tt is not twin.tt and main.ws is not twin.current.ws

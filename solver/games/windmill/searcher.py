@@ -37,7 +37,7 @@ def warm_up() -> None:
     _warm = True
     from .deals import windmill_deal
 
-    s = WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(), 2, warm=False, noise=1)
+    s = WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(), 2, warm=False, slot="warm", noise=1)
     if s.start() is None:
         s.run(64)
     s.line()
@@ -101,8 +101,10 @@ def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, pru
     The twin joins at once (``join_after=0``): phase 0 is the plain order 1, which alone
     wins many deals that order 0 finds late.
     """
+    warm_up()
+
     def phase(k: int) -> WindmillSearch:
-        return WindmillSearch(position, rules, tt_mb, prune, slot=slot, order=(k + 1) % 2, noise=k)
+        return WindmillSearch(position, rules, tt_mb, prune, warm=False, slot=slot, order=(k + 1) % 2, noise=k)
 
     return Restarts(phase, lambda k: unit * luby(k + 1), join_after=0)
 

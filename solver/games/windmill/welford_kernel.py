@@ -58,10 +58,11 @@ actions to legal actions and won positions to won positions).  So two positions 
 equal keys have the same game value.  The transposition table (solver/tt.py) prunes
 only on an exact match of this whole 3-word key, never on a hash alone.
 
-Move ordering (R_ORDER, R_NOISE): a heuristic only (see _score; R_NOISE > 0 adds a
-pseudo-random tie-break seeded by it and the state's counters); the searcher runs the
-DFS in phases, each from scratch with a cleared table and another ordering, so "lost"
-is only ever concluded by a phase that exhausted the whole space.
+Move ordering (R_ORDER, R_NOISE): a heuristic only (see _score; R_NOISE != 0 adds a
+pseudo-random 0..765 seeded by it and the state's counters, see _sort_score).  The main
+search runs ordering 0 to the end; its twin (welford_searcher.restarts) runs phases,
+each from scratch with a cleared table and another ordering and noise, so "lost" is
+only ever concluded by a search that exhausted the whole space.
 
 Search pruning (R_PRUNE): besides the table, only one exact symmetry reduction: among
 king piles of equal length only the first is used as a source or target (the children
@@ -314,24 +315,26 @@ def gen_moves(st, talon, rules, moves, n0):
     order = rules[R_ORDER]
     noise = rules[R_NOISE]
     if order != 0 or noise != 0:  # stable insertion sort, best first
-        scores = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
         base = noise_base(noise, np.int64(st[SPTR]) | (np.int64(st[PASS]) << 8) | (np.int64(n - n0) << 16))
-        for x in range(n0, n):
-            sc = (_score(moves[x], order) << 8) if order != 0 else 0
-            if noise != 0:  # R_NOISE: a seed that shuffles ties and near-ties (ordering only)
-                sc += _noise(base, np.uint64(moves[x]) << np.uint64(24)) * 3
-            scores[x - n0] = sc
         for x in range(n0 + 1, n):
             m = moves[x]
-            sm = scores[x - n0]
+            sm = _sort_score(m, order, noise, base)
             y = x - 1
-            while y >= n0 and scores[y - n0] < sm:
+            while y >= n0 and _sort_score(moves[y], order, noise, base) < sm:
                 moves[y + 1] = moves[y]
-                scores[y + 1 - n0] = scores[y - n0]
                 y -= 1
             moves[y + 1] = m
-            scores[y + 1 - n0] = sm
     return n
+
+
+@njit(inline="always")
+def _sort_score(m, order, noise, base):
+    """Sort key of action m: its ordering's rank, plus (R_NOISE != 0) a seeded 0..765
+    that can reorder up to three adjacent ranks (a restart's shuffle; ordering only)."""
+    sc = (_score(m, order) << 8) if order != 0 else 0
+    if noise != 0:
+        sc += _noise(base, np.uint64(m) << np.uint64(24)) * 3
+    return sc
 
 
 @njit(inline="always")
@@ -339,8 +342,8 @@ def _score(m, order):
     """Rank of an action under move ordering ``order`` (higher first; ties keep the
     generation order, which is ordering 0).  Orderings only change which legal action
     is tried first, never which actions exist, so they never change a verdict; the
-    searcher restarts with another one when a search runs long (different orderings
-    find different deals' wins quickly).
+    twin's restarts try them in turn (different orderings find different deals' wins
+    quickly).
     1: waste top to the centre first; 2: sail tops to king piles first; 3: all plays to
     the centre, then sail tops to king piles, then king-pile tops to the centre."""
     kind = m & 15
