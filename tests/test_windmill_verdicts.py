@@ -80,3 +80,14 @@ def test_main_search_and_twin_never_share_a_table_or_workspace(preset):
     main.run(20_000)
     twin.run(300_000)  # several restarted phases
     assert twin.phase > 0 and main.tt is not twin.tt and main.ws is not twin.current.ws
+
+
+def test_a_deal_only_the_restarts_win():
+    """PySolFC game 20: two fixed move orders found no win in a minute; the restarted
+    twin wins it within 2.5 M nodes, and its line replays."""
+    r = solver.solve("windmill", 20, max_nodes=2_500_000, tt_mb=64)
+    assert r.verdict == "won" and r.verified
+    p, rules = windmill_deal(20), WindmillRules()
+    for order in (0, 1):
+        alone = drive(WindmillSearch(p, rules, 64, order=order), Limits(max_nodes=2_500_000, tt_mb=64))
+        assert alone.verdict == "unknown"
