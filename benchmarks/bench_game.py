@@ -4,9 +4,12 @@ Solves a range of seeds with a per-deal time cap, then writes a Markdown report:
 verdict counts, win rate with its 95% Wilson interval (unknown counted both ways),
 the time distribution, node rates, peak memory and the exact command.
 
-Per-deal results are appended as they finish to a JSONL file outside results/
-(default benchmarks/.runs/), so an interrupted run resumes where it stopped, and
-``--report-only`` writes the report from whatever prefix of the seeds is done.
+Per-deal results are appended as they finish to a JSONL file (default results/runs/,
+committed beside the report: a row per seed with verdict, nodes, time and peak memory,
+so a researcher can compare seed by seed, and a run interrupted by the end of a session
+resumes on another machine); ``--report-only`` writes the report from whatever prefix
+of the seeds is done.  Several processes may work on chunks of one seed range at once
+(each appends whole lines to the same file).
 
     python benchmarks/bench_game.py windmill --rules strict --seeds 1-1000 --cap 60 \\
         --out results/windmill-strict-bench.md
@@ -202,7 +205,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds", default="1-1000")
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per deal")
     ap.add_argument("--tt-mb", type=float, default=4096)
-    ap.add_argument("--runs", default=str(ROOT / "benchmarks" / ".runs"), help="per-deal JSONL directory")
+    ap.add_argument("--runs", default=str(ROOT / "results" / "runs"), help="per-deal JSONL directory")
     ap.add_argument("--report-only", action="store_true",
                     help="write the report from the finished prefix of the seed range, solving nothing")
     ap.add_argument("--retry-unknown", action="store_true",

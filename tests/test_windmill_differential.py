@@ -52,9 +52,9 @@ def test_pruning_only_drops_repeated_keys(sample):
     for p in positions:
         root, seq, r, full = S.successor_rows(p, rules, prune=False)
         _, _, rp, pruned = S.successor_rows(p, rules, prune=True)
-        parent = S.row_keys(root[None, :], r)[0]
-        all_keys = set(S.row_keys(full, r)) if len(full) else set()
-        kept = set(S.row_keys(pruned, rp)) if len(pruned) else set()
+        parent = S.row_keys(root[None, :], seq, r)[0]
+        all_keys = set(S.row_keys(full, seq, r)) if len(full) else set()
+        kept = set(S.row_keys(pruned, seq, rp)) if len(pruned) else set()
         assert all_keys - {parent} <= kept <= all_keys
         dropped += len(full) - len(pruned)
     assert dropped > 0
@@ -62,8 +62,13 @@ def test_pruning_only_drops_repeated_keys(sample):
 
 def _phi(p: WindmillPosition):
     """What the key must determine (written independently of the kernel)."""
-    return (len(p.stock), tuple(c.index for c in p.waste), sorted(0 if c is None else c.rank for c in p.cells),
-            len(p.centre), sorted(len(k) for k in p.kings), p.after_transfer)
+    waste = [c.index for c in p.waste]
+    available = [0 if c is None else c.rank for c in p.cells]
+    if not p.stock and waste:  # stock empty: the waste top counts as one more cell
+        available.append(p.waste[-1].rank)
+        waste.pop()
+    return (len(p.stock), tuple(waste), sorted(available), len(p.centre), sorted(len(k) for k in p.kings),
+            p.after_transfer)
 
 
 def test_equal_keys_mean_equal_game_content(sample):
@@ -77,7 +82,7 @@ def test_equal_keys_mean_equal_game_content(sample):
             n = K.successors(row, seq, r, out)
             rows.extend(out[:n])
         rows = np.array(rows, dtype=np.int8)
-        keys = S.row_keys(rows, r)
+        keys = S.row_keys(rows, seq, r)
         from solver.games.windmill.codec import decode
         by_key = {}
         for key, row in zip(keys, rows):
@@ -98,7 +103,7 @@ def test_key_ignores_cell_order_king_order_and_suits():
             rp, seq = encode(p, rules)
             rq, _ = encode(q, rules)  # same stock and waste, so the same sequence
             r = rules_array(p, rules, True)
-            kp, kq = S.row_keys(np.array([rp, rq]), r)
+            kp, kq = S.row_keys(np.array([rp, rq]), seq, r)
             assert kp == kq
 
 

@@ -33,12 +33,15 @@ Packed canonical key (3 x uint64 = 24 bytes; bit offsets over the 192-bit string
 
     | bits      | field                                                        |
     |-----------|--------------------------------------------------------------|
-    | 0..103    | bit p set = sequence position p lies in the waste            |
+    | 0..103    | bit p set = sequence position p lies in the waste, except    |
+    |           | the waste top once the stock is empty (part 2 below)         |
     | 104..110  | TURNED                                                       |
     | 111..116  | CLEN                                                         |
     | 117       | FLAG (always 0 under pysolfc)                                |
-    | 128..159  | the 8 cells' ranks (0 = empty), sorted, 4 bits each          |
-    | 160..175  | the 4 king-pile lengths, sorted, 4 bits each                 |
+    | 128..163  | 9 ranks, sorted, 4 bits each (0 = none): the cells' ranks    |
+    |           | (0 = empty cell), plus the waste top's once the stock is     |
+    |           | empty                                                        |
+    | 164..179  | the 4 king-pile lengths, sorted, 4 bits each                 |
     | 191       | marker, always 1 (an all-zero word means an empty slot)      |
 
 Why equal keys mean equal game values.  Let phi(position) be the key's content.  The
@@ -57,6 +60,25 @@ same rank/length) and conversely, and winning (all lengths full) depends on phi 
 phi is a bisimulation, so p and q are both winnable or both not.  Different phi are
 never merged, so the table is exact for this quotient.
 
+Part 2, the stock-empty merge (proved in docs/windmill-dominance.md, candidate 4; both
+presets).  Once TURNED = NSEQ the key drops the waste top from the mask and adds its
+rank to the cells' multiset: A = cells + waste top, W = the waste below it.  With the
+stock empty the moves are transfers (they read and change only the foundations and
+FLAG) and plays of an available card, legal by its rank alone (a cell card and the
+waste top are both allowed wherever the other is, under strict too).  Playing rank r
+from a cell refills that cell from the waste, so A becomes A - r + top(W); playing the
+waste top itself gives A - r + top(W) as well; W loses its top either way (and with W
+empty A just loses r).  So equal (foundations, FLAG, A, W) have matching moves to equal
+(foundations, FLAG, A, W): a bisimulation again.  With a stock it fails (a turn buries
+the waste top but not a cell card; the test has a counterexample), hence TURNED = NSEQ.
+With the waste empty the cells may have gaps and hold at most NCELLS ranks, with it
+non-empty they hold NCELLS plus the top: the count of non-zero ranks keeps the cases
+apart.  Measured (one DFS, order 0, 3 M-node cap; 40 random late positions with at most
+11 stock cards, seed 5, and game numbers 1..30): positions stored to prove the 30
+pysolfc (34 strict) losses both kernels decided fell from 1,662,382 to 1,268,968 (from
+1,446,435 to 1,107,686), 24% fewer, and nodes to the 29 (19) wins by 15% (16%); no
+verdict changed, one 3 M-node unknown became lost.
+
 No forced ("safe") moves, and why: no play to a foundation is safe in this game, even
 with the stock empty.  Full-deck counterexample (checked with reference.solve_exhaustive):
 stock empty; waste Q 4 3 2 A (A on top); cells K J T 9 8 7 6 5; centre 51 cards (it
@@ -66,10 +88,11 @@ needs a K); king piles [K] and three complete ones.  Won: move the centre's Q..A
 can equally use up the empty king pile another King needs).  Random small positions
 gave such losses for every restricted form tried (plays to the centre only, to king
 piles only, a King to an empty pile, a Two onto the lone base Ace; with and without a
-stock).  Two exact equivalences do hold and are not exploited yet: every transfer can
-be undone by one transfer (so a position could be stored under one representative of
-its transfer class), and once the stock is empty which available card is the waste top
-does not matter (the merge measured at 11-24% fewer states).
+stock).  Two exact equivalences do hold: once the stock is empty which available card
+is the waste top does not matter (part 2 above, used), and under pysolfc every transfer
+can be undone by one transfer, so a position could be stored under one representative
+of its transfer class (not used: transfers would then have to be folded into macro
+plays, or the table would cut them off as repeats).
 
 Moves (int64): src (bits 0-3: cells 0..7, WASTE 8, king piles 9..12, CENTRE 13, STOCK
 14 = turn a card), dst (bits 4-7: CENTRE, a king pile, or WASTE for a turn), score
@@ -126,12 +149,17 @@ def _put(key, off, v):
 
 
 @njit
-def pack_key(st, rules, key, scratch):
-    """Write the canonical key of st into key[0:3] (layout and proof in the module doc)."""
+def pack_key(st, seq, rules, key, scratch):
+    """Write the canonical key of st into key[0:3] (layout and proofs in the module doc)."""
     key[0] = np.uint64(0)
     key[1] = np.uint64(0)
     key[2] = np.uint64(0)
-    for j in range(st[WLEN]):
+    nw = np.int64(st[WLEN])
+    top = 0  # rank of the waste top merged with the cells (0 = none)
+    if nw > 0 and st[TURNED] == rules[R_NSEQ]:  # stock empty: merge (module doc, part 2)
+        nw -= 1
+        top = np.int64(seq[st[WST0 + nw]]) % 13 + 1
+    for j in range(nw):
         p = np.int64(st[WST0 + j])
         key[p >> 6] |= np.uint64(1) << np.uint64(p & 63)
     _put(key, 104, np.int64(st[TURNED]))
@@ -139,16 +167,19 @@ def pack_key(st, rules, key, scratch):
     if st[FLAG] != 0:
         _put(key, 117, 1)
     nc = rules[R_NCELLS]
-    # cells' ranks, sorted (insertion sort in scratch)
-    for i in range(nc):
-        c = np.int64(st[CELL0 + i])
-        v = 0 if c < 0 else c % 13 + 1
+    # the cells' ranks and the merged waste top, sorted (insertion sort in scratch)
+    for i in range(nc + 1):
+        if i < nc:
+            c = np.int64(st[CELL0 + i])
+            v = 0 if c < 0 else c % 13 + 1
+        else:
+            v = top
         j = i - 1
         while j >= 0 and scratch[j] > v:
             scratch[j + 1] = scratch[j]
             j -= 1
         scratch[j + 1] = v
-    for i in range(nc):
+    for i in range(nc + 1):
         _put(key, 128 + 4 * i, scratch[i])
     for k in range(4):
         v = np.int64(st[KLEN0 + k])
@@ -158,7 +189,7 @@ def pack_key(st, rules, key, scratch):
             j -= 1
         scratch[j + 1] = v
     for k in range(4):
-        _put(key, 160 + 4 * k, scratch[k])
+        _put(key, 164 + 4 * k, scratch[k])
     key[2] |= np.uint64(1) << np.uint64(63)
 
 
@@ -374,8 +405,8 @@ def search_init(rows, moves, lend, lnext, ctr, root, seq, rules, table, ttctr, t
     if is_won(st, rules):
         ctr[C_STATUS] = ST_WON
         return ST_WON
-    scratch = np.zeros(NCELLS_MAX, dtype=np.int64)
-    pack_key(st, rules, key, scratch)
+    scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
+    pack_key(st, seq, rules, key, scratch)
     tt_insert(table, key, ttctr, touched)
     lnext[0] = 0
     lend[0] = _stack_moves(st, seq, rules, moves, 0, np.empty(MOVE_SLOTS, dtype=np.int64))
@@ -395,7 +426,7 @@ def search_run(rows, moves, lend, lnext, ctr, seq, rules, table, ttctr, touched,
     """
     dummy = np.zeros((0, 3), dtype=np.int32)
     tmp = np.empty(MOVE_SLOTS, dtype=np.int64)
-    scratch = np.zeros(NCELLS_MAX, dtype=np.int64)
+    scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
     maxd = rows.shape[0] - 1
     d = ctr[C_DEPTH]
     stop = ctr[C_NODES] + budget
@@ -416,7 +447,7 @@ def search_run(rows, moves, lend, lnext, ctr, seq, rules, table, ttctr, touched,
         for x in range(SLEN):
             child[x] = parent[x]
         apply_move(child, m, seq, rules, dummy, 0, False)
-        pack_key(child, rules, key, scratch)
+        pack_key(child, seq, rules, key, scratch)
         r = tt_insert(table, key, ttctr, touched)
         if r < 0:
             lnext[d] -= 1
@@ -463,10 +494,10 @@ def successors(root, seq, rules, out):
 
 
 @njit
-def keys_of(rows, rules, out):
-    scratch = np.zeros(NCELLS_MAX, dtype=np.int64)
+def keys_of(rows, seq, rules, out):
+    scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
     for x in range(rows.shape[0]):
-        pack_key(rows[x], rules, out[x], scratch)
+        pack_key(rows[x], seq, rules, out[x], scratch)
 
 
 @njit

@@ -132,9 +132,9 @@ def successor_rows(position: WindmillPosition, rules: WindmillRules, prune: bool
     return root, seq, r, out[:n].copy()
 
 
-def row_keys(rows: np.ndarray, r: np.ndarray) -> list[tuple[int, ...]]:
+def row_keys(rows: np.ndarray, seq: np.ndarray, r: np.ndarray) -> list[tuple[int, ...]]:
     out = np.zeros((len(rows), K.KEY_WORDS), dtype=np.uint64)
-    K.keys_of(np.ascontiguousarray(rows, dtype=np.int8).reshape(len(rows), K.SLEN), r, out)
+    K.keys_of(np.ascontiguousarray(rows, dtype=np.int8).reshape(len(rows), K.SLEN), seq, r, out)
     return [tuple(int(w) for w in row) for row in out]
 
 
