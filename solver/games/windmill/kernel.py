@@ -46,7 +46,7 @@ Packed canonical key (3 x uint64 = 24 bytes; bit offsets over the 192-bit string
 
 Why equal keys mean equal game values.  Let phi(position) be the key's content.  The
 stock and the waste are given exactly (by TURNED and the mask, against the fixed
-``seq``).  What is dropped is (a) the suits of the cells' and foundations' cards, (b)
+``seq``; once the stock is empty, all but the waste top: part 2).  What is dropped is (a) the suits of the cells' and foundations' cards, (b)
 which cell holds which card and (c) which king pile is which.  No rule reads a suit,
 nor tells two cells or two king piles apart: a move's legality depends on the moved
 card's rank, its source kind (cell/waste/king pile/centre), the target's top rank
@@ -54,7 +54,7 @@ card's rank, its source kind (cell/waste/king pile/centre), the target's top ran
 foundations are built in fixed rank order, so lengths fix their ranks), whether a
 source pile would lose its base card (lengths again), and FLAG; and phi of the result
 depends only on phi of the parent and those same things (the refill puts the waste's
-top card, fixed by the mask, into the emptied cell).  So for phi(p) = phi(q) every move
+top card, fixed by the mask before the stock empties, into the emptied cell).  So for phi(p) = phi(q) every move
 of p has a move of q with equal phi after it (same kind, a cell or king pile of the
 same rank/length) and conversely, and winning (all lengths full) depends on phi alone:
 phi is a bisimulation, so p and q are both winnable or both not.  Different phi are
