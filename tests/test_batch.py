@@ -300,8 +300,11 @@ def test_interrupted_command_resumes_with_every_seed_once(tmp_path, ref_long, si
     db = tmp_path / "r.sqlite"
     args = ["batch", "klondike", "--seeds", LONG, "--max-nodes", str(LONG_NODES), "--tt-mb", str(TT),
             "--workers", "2", "--db", str(db)]
+    # Ctrl-C as a user at a terminal has it: a suite started in the background (nohup ... &)
+    # passes SIGINT on ignored, and Python then raises no KeyboardInterrupt at all
     proc = subprocess.Popen([sys.executable, "-m", "solver.cli", *args, "--mode", mode], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 90
         while row_count(db) < 5 and proc.poll() is None and time.monotonic() < deadline:
