@@ -46,15 +46,16 @@ Packed canonical key (3 x uint64 = 24 bytes; bit offsets over the 192-bit string
 
 Why equal keys mean equal game values.  Let phi(position) be the key's content.  The
 stock and the waste are given exactly (by TURNED and the mask, against the fixed
-``seq``; once the stock is empty, all but the waste top: part 2).  What is dropped is (a) the suits of the cells' and foundations' cards, (b)
-which cell holds which card and (c) which king pile is which.  No rule reads a suit,
-nor tells two cells or two king piles apart: a move's legality depends on the moved
-card's rank, its source kind (cell/waste/king pile/centre), the target's top rank
-(which for the centre is (CLEN - 1) mod R + 1 and for a king pile R - length + 1: the
-foundations are built in fixed rank order, so lengths fix their ranks), whether a
-source pile would lose its base card (lengths again), and FLAG; and phi of the result
-depends only on phi of the parent and those same things (the refill puts the waste's
-top card, fixed by the mask before the stock empties, into the emptied cell).  So for phi(p) = phi(q) every move
+``seq``; once the stock is empty, all but the waste top: part 2).  What is dropped is
+(a) the suits of the cells' and foundations' cards, (b) which cell holds which card
+and (c) which king pile is which.  No rule reads a suit, nor tells two cells or two
+king piles apart: a move's legality depends on the moved card's rank, its source kind
+(cell/waste/king pile/centre), the target's top rank (which for the centre is
+(CLEN - 1) mod R + 1 and for a king pile R - length + 1: the foundations are built in
+fixed rank order, so lengths fix their ranks), whether a source pile would lose its
+base card (lengths again), and FLAG; and phi of the result depends only on phi of the
+parent and those same things (the refill puts the waste's top card, fixed by the mask
+before the stock empties, into the emptied cell).  So for phi(p) = phi(q) every move
 of p has a move of q with equal phi after it (same kind, a cell or king pile of the
 same rank/length) and conversely, and winning (all lengths full) depends on phi alone:
 phi is a bisimulation, so p and q are both winnable or both not.  Different phi are
@@ -76,7 +77,7 @@ non-empty they hold NCELLS plus the top: the count of non-zero ranks keeps the c
 apart.  Measured (one DFS, order 0, 3 M-node cap; 40 random late positions with at most
 11 stock cards, seed 5, and game numbers 1..30): positions stored to prove the 30
 pysolfc (34 strict) losses both kernels decided fell from 1,662,382 to 1,268,968 (from
-1,446,435 to 1,107,686), 24% fewer, and nodes to the 29 (19) wins by 15% (16%); no
+1,446,435 to 1,107,686), 24% fewer, and nodes to the 29 (19) wins by 15% (15%); no
 verdict changed, one 3 M-node unknown became lost.
 
 No forced ("safe") moves, and why: no play to a foundation is safe in this game, even
