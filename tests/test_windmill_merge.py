@@ -21,6 +21,22 @@ from solver.search import Limits, drive
 from windmill_helpers import random_position
 
 
+def _pool(R: int):
+    """take(*ranks): cards of those ranks from two packs of ranks A..R."""
+    pool = {r: [Card(r, s) for s in range(4)] * 2 for r in range(1, R + 1)}
+
+    def take(*ranks):
+        return [pool[r].pop() for r in ranks]
+
+    return pool, take
+
+
+def _empty_the_stock(p: WindmillPosition) -> None:
+    """Put the stock's cards under the waste: a valid stock-empty position, same waste top."""
+    p.waste = p.stock + p.waste
+    p.stock = []
+
+
 def _swap_top(p: WindmillPosition, i: int) -> WindmillPosition:
     q = p.copy()
     q.cells[i], q.waste[-1] = q.waste[-1], q.cells[i]
@@ -40,8 +56,7 @@ def test_swapping_the_waste_top_with_a_cell_keeps_the_value_once_the_stock_is_em
     checked = lost = 0
     while checked < 60:
         p = random_position(rng, rng.randrange(2, 4), rng.randrange(1, 4))
-        p.waste = p.stock + p.waste  # the stock's cards put under the waste: a stock-empty position
-        p.stock = []
+        _empty_the_stock(p)
         i = rng.randrange(len(p.cells))
         if p.cells[i].rank == p.waste[-1].rank:
             continue
@@ -65,10 +80,7 @@ def test_swapping_the_waste_top_with_a_cell_keeps_the_value_once_the_stock_is_em
 def test_the_key_merges_the_waste_top_only_when_the_stock_is_empty():
     rules = WindmillRules("pysolfc")
     R = 4
-    pool = {r: [Card(r, s) for s in range(4)] * 2 for r in range(1, R + 1)}
-
-    def take(*ranks):
-        return [pool[r].pop() for r in ranks]
+    _, take = _pool(R)
 
     # doc study: won with a stock of (3, 2); swapping the waste-top 2 with the cell 4 loses it
     centre = take(*[j % R + 1 for j in range(6)])
@@ -81,8 +93,7 @@ def test_the_key_merges_the_waste_top_only_when_the_stock_is_empty():
     assert _key(p, rules) != _key(q, rules)
     # with the stock's cards put under the waste (same top), the swap no longer changes the key
     for x in (p, q):
-        x.waste = x.stock + x.waste
-        x.stock = []
+        _empty_the_stock(x)
     assert _key(p, rules) == _key(q, rules)
 
 
@@ -100,10 +111,7 @@ def _fields(key):
 
 def test_the_key_layout_holds_a_waste_top_king_beside_the_king_lengths():
     rules = WindmillRules("pysolfc")
-    pool = {r: [Card(r, s) for s in range(4)] * 2 for r in range(1, 14)}
-
-    def take(*ranks):
-        return [pool[r].pop() for r in ranks]
+    pool, take = _pool(13)
 
     centre = take(*[j % 13 + 1 for j in range(20)])
     kings = [take(*[13 - j for j in range(L)]) for L in (13, 2, 0, 5)]
@@ -143,8 +151,7 @@ def test_the_merge_is_a_one_step_bisimulation_of_the_reference_rules(preset):
     kinds = set()
     for _ in range(300):
         p = random_position(rng, rng.randrange(2, 6), rng.randrange(1, 9))
-        p.waste = p.stock + p.waste
-        p.stock = []
+        _empty_the_stock(p)
         for _ in range(rng.randrange(0, 12)):
             moves = ref.legal_moves(p, rules)
             if not moves:
