@@ -32,7 +32,7 @@ import numba
 
 import solver
 from solver.games import get_game
-from solver.stats import percentile, win_rate
+from solver.stats import percentile, undecided_after, win_rate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -148,6 +148,9 @@ def report(title: str, rows: list[dict], cap: float) -> str:
     won_times = [r["seconds"] for r in rows if r["verdict"] == "won"]
     lost_times = [r["seconds"] for r in rows if r["verdict"] == "lost"]
     relaxed = sum(r.get("proof") == "relaxed-rules" for r in rows)
+    # how the unknowns fall with the cap: a slow fall means a longer cap buys little
+    limits = [t for t in (0.1, 1, 3, 10, 30) if t < cap] + [cap]
+    undecided = undecided_after(won_times + lost_times, unknown, limits)
     lines = [
         f"### {title} (seeds {rows[0]['seed']}..{rows[-1]['seed']})",
         "",
@@ -172,6 +175,8 @@ def report(title: str, rows: list[dict], cap: float) -> str:
         f"| distinct positions stored per second | {stored / total:,.0f} |" if total else "| stored per second | - |",
         f"| most positions stored for one deal | {max(r['stored'] for r in rows):,} |",
         f"| cap per deal | {cap:g} s |",
+        f"| undecided had the cap been {', '.join(f'{t:g}' for t in limits)} s | "
+        + " / ".join(f"{n} ({100 * n / len(rows):.1f}%)" for n in undecided) + " |",
         f"| unknown seeds | {', '.join(map(str, unknown_seeds)) or 'none'} |",
         "",
     ]

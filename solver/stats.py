@@ -90,3 +90,16 @@ def distribution(values: list[float]) -> Distribution:
         return Distribution(0, nan, nan, nan, nan, nan)
     return Distribution(len(values), percentile(values, 50), math.fsum(values) / len(values),
                         percentile(values, 90), percentile(values, 99), max(values))
+
+
+def undecided_after(decided_seconds: list[float], unknown: int, limits: list[float]) -> list[int]:
+    """How many deals a smaller cap would have left undecided, for each limit in ``limits``.
+
+    A deal is undecided at limit t if it ended unknown or was decided only after t
+    seconds.  Why: the tail of this curve says what a longer cap could buy (a slow fall
+    means the unknowns are not a few seconds short), which a single unknown count hides.
+    Only limits up to the run's own cap mean anything: beyond it the unknowns stay.
+    """
+    if unknown < 0:
+        raise ValueError("unknown cannot be negative")
+    return [unknown + sum(s > t for s in decided_seconds) for t in limits]

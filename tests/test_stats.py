@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from solver.stats import WinRate, percentile, wilson, win_rate
+from solver.stats import WinRate, percentile, undecided_after, wilson, win_rate
 
 Z95 = 1.959964  # two-sided 95%
 Z99 = 2.575829  # two-sided 99%
@@ -173,3 +173,11 @@ def test_percentile_out_of_range_q_raises(q):
     # returns the minimum.
     with pytest.raises(ValueError):
         percentile(WIKI, q)
+
+
+def test_undecided_after_counts_unknowns_and_slower_decisions():
+    decided = [0.001, 0.5, 2.0, 2.0, 45.0]
+    assert undecided_after(decided, 3, [0.0005, 0.001, 1, 2, 30, 60]) == [8, 7, 6, 4, 4, 3]
+    assert undecided_after([], 0, [1.0]) == [0]
+    with pytest.raises(ValueError):
+        undecided_after(decided, -1, [1.0])
