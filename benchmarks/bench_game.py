@@ -5,7 +5,8 @@ verdict counts, win rate with its 95% Wilson interval (unknown counted both ways
 the time distribution, node rates, peak memory and the exact command.
 
 Per-deal results are appended as they finish to a JSONL file (default results/runs/,
-committed beside the report: a row per seed with verdict, nodes, time and peak memory,
+committed beside the report: a row per seed with verdict, nodes, time, peak memory and
+best progress (the most cards the search had on the foundations; older rows lack it),
 so a researcher can compare seed by seed, and a run interrupted by the end of a session
 resumes on another machine); ``--report-only`` writes the report from whatever prefix
 of the seeds is done.  Several processes may work on chunks of one seed range at once
@@ -103,7 +104,8 @@ def run(game: str, options: dict, numbering: str, seeds: list[int], cap: float, 
             r = solver.solve(game, seed, numbering=numbering, timeout=cap, tt_mb=tt_mb, **options)
             row = {"seed": seed, "verdict": r.verdict, "reason": r.reason, "nodes": r.nodes,
                    "stored": r.stored_states, "seconds": r.seconds, "moves": len(r.moves),
-                   "verified": r.verified, "proof": r.proof, "peak_mb": round(_peak_mb())}
+                   "verified": r.verified, "proof": r.proof, "peak_mb": round(_peak_mb()),
+                   "best_progress": None if r.best_progress is None else r.best_progress.to_json()}
             done[seed] = row
             out.write(json.dumps(row) + "\n")
             out.flush()
@@ -122,6 +124,20 @@ def peak_of(rows: list[dict]) -> tuple[float | None, int]:
     """The highest solving-process peak recorded in rows, and how many rows record one."""
     peaks = [r["peak_mb"] for r in rows if r.get("peak_mb") is not None]
     return (max(peaks) if peaks else None), len(peaks)
+
+
+def progress_of_unknown(rows: list[dict]) -> str:
+    """min / median / max of the unknown deals' best progress (rows without it skipped)."""
+    unknown = [r for r in rows if r["verdict"] == "unknown"]
+    have = [r["best_progress"] for r in unknown if r.get("best_progress")]
+    if not have:
+        return "-" if not unknown else f"not recorded (0 of {len(unknown)} unknown deals carry it)"
+    cards = sorted(p["cards"] for p in have)
+    of = max(p["of"] for p in have)
+    text = f"{cards[0]} / {statistics.median(cards):g} / {cards[-1]} of {of} cards"
+    if len(have) < len(unknown):
+        text += f" ({len(have)} of {len(unknown)} unknown deals carry it)"
+    return text
 
 
 def _ms(values: list[float], f) -> str:
@@ -177,6 +193,8 @@ def report(title: str, rows: list[dict], cap: float) -> str:
         f"| cap per deal | {cap:g} s |",
         f"| undecided had the cap been {', '.join(f'{t:g}' for t in limits)} s | "
         + " / ".join(f"{n} ({100 * n / len(rows):.1f}%)" for n in undecided) + " |",
+        f"| unknown deals' best progress (most cards on the foundations): min / median / max | "
+        f"{progress_of_unknown(rows)} |",
         f"| unknown seeds | {', '.join(map(str, unknown_seeds)) or 'none'} |",
         "",
     ]

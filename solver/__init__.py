@@ -2,7 +2,7 @@
 
 from .api import make_deal, solve
 from .batch import batch
-from .result import LOST, UNKNOWN, WON, SolveResult, VerificationError
+from .result import LOST, UNKNOWN, WON, BestProgress, SolveResult, VerificationError
 
-__all__ = ["solve", "make_deal", "batch", "SolveResult", "VerificationError", "WON", "LOST", "UNKNOWN"]
+__all__ = ["solve", "make_deal", "batch", "SolveResult", "BestProgress", "VerificationError", "WON", "LOST", "UNKNOWN"]
 __version__ = "0.1.0"

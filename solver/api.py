@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .games import get_game
-from .result import WON, SolveResult, VerificationError
+from .result import WON, BestProgress, SolveResult, VerificationError
 from .search import DEFAULT_TT_MB, Limits, StopFlag, drive
 
 
@@ -57,6 +57,9 @@ def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", dea
         nodes=out.nodes, seconds=out.seconds, moves=out.line, stored_states=kernel.stored_states + (twin.stored_states if twin is not None else 0),
         proof=out.proof,
     )
+    if out.best is not None:
+        result.best_progress = BestProgress(out.best.cards, g.total_cards(position))
+        result.line_to_best = out.best.line
     if out.verdict == WON:
         try:
             g.verify(position, rules, out.line)

@@ -105,7 +105,7 @@ def default_tt_mb(workers: int, tables: int = TABLES_PER_WORKER, workspace_mb: f
 
     A worker holds ``tables`` tables (2 for a game with a relaxation or a twin: the
     main search's and the second one's, see search.drive) and ``workspace_mb`` of search stack (the game adapter's
-    ``workspace_mb``: Beleaguered Castle's deep DFS stack can reach about 1.5 GB)."""
+    ``workspace_mb``: Beleaguered Castle's deep DFS stack can reach about 1.6 GB)."""
     mb = DEFAULT_TT_MB
     total = physical_memory_mb()
     if total is not None:

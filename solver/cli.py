@@ -150,6 +150,8 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
     click.echo(f"verdict: {verdict}")
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     click.echo(f"nodes: {result.nodes}   time: {result.seconds:.3f} s   ({rate:,.0f} nodes/s)")
+    if not result.won and result.best_progress is not None:
+        click.echo(f"best found: {result.best_progress}")
     if not result.moves:
         return
     click.echo(f"winning line: {len(result.moves)} moves")

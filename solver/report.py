@@ -3,8 +3,10 @@
 For every configuration (game, rules, numbering, limits) in the database:
 
 - a table row: the seeds, won / lost / unknown, the win rate with its 95% Wilson
-  interval counting unknown deals both ways (solver.stats.win_rate), and the
-  distributions (median, mean, p90, p99, max) of solve times and node counts;
+  interval counting unknown deals both ways (solver.stats.win_rate), the
+  distributions (median, mean, p90, p99, max) of solve times and node counts, and
+  of the unknown deals' best progress (the most cards the search had on the
+  foundations: min / median / max, with a histogram line under the table);
 - ``config-ID-winrate.png``: the win rate as seeds accumulate (in seed order), with
   its interval band: how far the estimate has converged;
 - ``config-ID-times.png``: the distribution of solve times on a log scale, stacked by
@@ -17,8 +19,9 @@ made from any thread and without a display.
 from __future__ import annotations
 
 import math
+import statistics
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .result import LOST, UNKNOWN, WON
@@ -31,6 +34,65 @@ COLOURS = {WON: "#2e7d32", LOST: "#c62828", UNKNOWN: "#9e9e9e"}
 
 
 @dataclass
+class ProgressSummary:
+    """Best progress of the unknown deals of a configuration: the most cards each
+    search had on the foundations, of ``of`` (the deals' card count)."""
+
+    of: int
+    cards: list[int]  # sorted, one per unknown deal with a record
+    missing: int = 0  # unknown deals stored before best progress was recorded
+
+    @property
+    def low(self) -> int:
+        return self.cards[0]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.cards)
+
+    @property
+    def high(self) -> int:
+        return self.cards[-1]
+
+    def width(self) -> int:
+        """Histogram bucket width in cards: 10 for two packs, 5 for one."""
+        return 10 if self.of > 60 else 5
+
+    def histogram(self) -> list[tuple[int, int, int]]:
+        """(first card count, last, deals) per bucket, from the lowest deal's bucket to the highest's."""
+        w = self.width()
+        counts = Counter(c // w for c in self.cards)
+        return [(b * w, min(b * w + w - 1, self.of), counts[b]) for b in range(self.low // w, self.high // w + 1)]
+
+
+def progress_summary(rows: list[Row]) -> ProgressSummary | None:
+    """The unknown deals' best progress, None if there are no unknown deals with a record."""
+    unknown = [r for r in rows if r.verdict == UNKNOWN]
+    have = [r for r in unknown if r.best_cards is not None]
+    if not have:
+        return None
+    of = max((r.best_of for r in have if r.best_of is not None), default=0)  # one deck size per configuration
+    return ProgressSummary(of, sorted(r.best_cards for r in have), len(unknown) - len(have))
+
+
+def progress_text(p: ProgressSummary | None) -> str:
+    """``min / median / max of N`` (or ``-``)."""
+    if p is None:
+        return "-"
+    return f"{p.low} / {p.median:g} / {p.high} of {p.of}"
+
+
+def progress_line(p: ProgressSummary) -> str:
+    """One line: the distribution and its histogram."""
+    text = (f"unknown deals, best progress (cards of {p.of}): min {p.low} / median {p.median:g} / max {p.high} "
+            f"({len(p.cards)} deals")
+    if p.missing:
+        text += f"; {p.missing} stored without a record"
+    buckets = ", ".join(f"{a}-{b}: {n}" for a, b, n in p.histogram())
+    return text + f"); histogram {buckets}"
+
+
+@dataclass
 class Summary:
     config: Config
     seeds: str
@@ -38,6 +100,7 @@ class Summary:
     reasons: dict[str, int]
     seconds: Distribution
     nodes: Distribution
+    progress: ProgressSummary | None = field(default=None)
 
 
 def summarize(config: Config, rows: list[Row]) -> Summary:
@@ -47,6 +110,7 @@ def summarize(config: Config, rows: list[Row]) -> Summary:
     return Summary(
         config, seeds, win_rate(counts[WON], counts[LOST], counts[UNKNOWN]), dict(sorted(reasons.items())),
         distribution([r.seconds for r in rows]), distribution([float(r.nodes) for r in rows]),
+        progress_summary(rows),
     )
 
 
@@ -83,7 +147,7 @@ def limits_text(c: Config) -> str:
 def markdown_table(summaries: list[Summary]) -> str:
     head = ["id", "game", "numbering", "rules", "limits", "seeds", "deals", "won", "lost", "unknown",
             "win rate [95% interval]", "time s: median / mean / p90 / p99 / max",
-            "nodes: median / mean / p90 / p99 / max"]
+            "nodes: median / mean / p90 / p99 / max", "unknown: best cards min / median / max"]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for s in summaries:
         c, r = s.config, s.rate
@@ -92,11 +156,15 @@ def markdown_table(summaries: list[Summary]) -> str:
             unknown += " (" + ", ".join(f"{k} {v}" for k, v in s.reasons.items()) + ")"
         cells = [str(c.id), c.game, c.numbering, ", ".join(f"{k}={v}" for k, v in c.rules.items()),
                  limits_text(c), s.seeds, str(r.n), str(r.won), str(r.lost), unknown, rate_text(r),
-                 _dist(s.seconds, True), _dist(s.nodes, False)]
+                 _dist(s.seconds, True), _dist(s.nodes, False), progress_text(s.progress)]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     lines.append("Win rate: won / (won + lost); the 95% Wilson interval counts unknown deals as lost for its "
-                 "lower end and as won for its upper end.  Percentiles are nearest-rank.")
+                 "lower end and as won for its upper end.  Percentiles are nearest-rank.  Best cards: the most "
+                 "cards the search of an unknown deal had on the foundations.")
+    progress = [f"- #{s.config.id}: {progress_line(s.progress)}" for s in summaries if s.progress is not None]
+    if progress:
+        lines += ["", "Best progress of the unknown deals:", ""] + progress
     return "\n".join(lines)
 
 
@@ -112,6 +180,8 @@ def summary_text(s: Summary, note: str = "") -> str:
     for name, d, fmt in (("time (s)", s.seconds, "{:.4g}"), ("nodes", s.nodes, "{:,.0f}")):
         lines.append(f"{name:9s} median {fmt.format(d.median)}   mean {fmt.format(d.mean)}   "
                      f"p90 {fmt.format(d.p90)}   p99 {fmt.format(d.p99)}   max {fmt.format(d.max)}")
+    if s.progress is not None:
+        lines.append(progress_line(s.progress))
     return "\n".join(lines)
 
 

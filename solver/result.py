@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
 from .moves import Move
 
@@ -13,6 +13,20 @@ NODE_LIMIT, TIME_LIMIT, MEMORY_LIMIT, INTERRUPTED = "node-limit", "time-limit", 
 
 class VerificationError(RuntimeError):
     """The kernel claimed a win whose line the reference engine rejects: a bug."""
+
+
+class BestProgress(NamedTuple):
+    """The most cards the search ever had on the foundations, of all the deal's cards
+    (a won deal: every card)."""
+
+    cards: int
+    of: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"cards": self.cards, "of": self.of}
+
+    def __str__(self) -> str:
+        return f"{self.cards} of {self.of} cards on the foundations"
 
 
 @dataclass
@@ -29,10 +43,21 @@ class SolveResult:
     verified: bool = False
     stored_states: int = 0
     proof: str | None = None  # lost only: "search" (space exhausted) or "relaxed-rules"
+    best_progress: BestProgress | None = None  # None only where no search kept it
+    # the moves to the best position: a list, or a function giving it (expanded on first use)
+    line_to_best: list[Move] | Callable[[], list[Move]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def won(self) -> bool:
         return self.verdict == WON
+
+    @property
+    def best_line(self) -> list[Move] | None:
+        """The moves from the deal to the first position the search reached with
+        ``best_progress.cards`` cards on the foundations (a won deal: its winning line)."""
+        if callable(self.line_to_best):
+            self.line_to_best = self.line_to_best()
+        return self.line_to_best
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -46,5 +71,6 @@ class SolveResult:
             "seconds": round(self.seconds, 6),
             "verified": self.verified,
             "proof": self.proof,
+            "best_progress": None if self.best_progress is None else self.best_progress.to_json(),
             "moves": [m.to_json() for m in self.moves],
         }

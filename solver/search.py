@@ -75,12 +75,72 @@ def workspace_for(name: str, factory):
     return spaces[name]
 
 
+class LazyLine:
+    """The moves from the root to a recorded position, expanded on first call.
+
+    ``expand(path)`` turns the kernel's packed moves into Moves (a module-level function
+    bound with functools.partial to the search's root and rules arrays, never to its
+    workspace, so the line stays valid when the workspace is reused and pickles
+    cheaply).  Lazy because a Beleaguered Castle line can be millions of moves long.
+    """
+
+    def __init__(self, expand: Callable[[Any], list[Move]], path: Any):
+        self._expand, self._path, self._moves = expand, path, None
+
+    def __call__(self) -> list[Move]:
+        if self._moves is None:
+            self._moves = self._expand(self._path)
+            self._expand = self._path = None
+        return self._moves
+
+
+@dataclass
+class Progress:
+    """The most cards a search had on the foundations, and the line to them."""
+
+    cards: int
+    line: LazyLine
+
+
+def better(a: "Progress | None", b: "Progress | None") -> "Progress | None":
+    """The one with more cards (``a`` on a tie)."""
+    if b is None or (a is not None and a.cards >= b.cards):
+        return a
+    return b
+
+
+def unpack_moves16(best: Any) -> Any:
+    """The path of a ``best`` array that packs four 16-bit move codes per int64 word
+    (move x in bits 16 * (x % 4) of best[2 + x // 4]; best[1] moves), as int16."""
+    import numpy as np
+
+    n = int(best[1])
+    words = np.asarray(best[2:2 + (n + 3) // 4], dtype=np.int64)
+    lanes = (words[:, None] >> np.array([0, 16, 32, 48], dtype=np.int64)) & 0xFFFF
+    return lanes.reshape(-1)[:n].astype(np.int16)
+
+
 class KernelSearch:
     """What every game's search adapter shares: the node counter and status in
     ``self.ws.ctr`` (indices ``K.C_NODES``, ``K.C_STATUS`` of the game's kernel module
-    ``K``) and the transposition table ``self.tt``."""
+    ``K``), the best progress in ``self.ws.best`` (best[0] cards on the foundations,
+    see the kernels' search_init) and the transposition table ``self.tt``.  A game's
+    adapter gives ``best_path()`` (the moves to the best position, as ``path()``) and
+    ``expander()`` (a picklable function of a path to its Moves, what ``line()`` uses)."""
 
     K: Any  # the game's kernel module
+
+    def best_cards(self) -> int:
+        """The most cards this search has had on the foundations (after start())."""
+        return int(self.ws.best[0])
+
+    def best_line(self) -> list[Move]:
+        """The moves from the root to the first position with best_cards() cards."""
+        return self.expander()(self.best_path())
+
+    def progress(self) -> Progress:
+        """best_cards() and its line (copied now, expanded when asked)."""
+        return Progress(self.best_cards(), LazyLine(self.expander(), self.best_path()))
 
     @property
     def nodes(self) -> int:
@@ -134,6 +194,7 @@ class Restarts:
         self.budget = budget
         self.phase = 0
         self.done_nodes = 0  # nodes of the abandoned phases
+        self.kept: Progress | None = None  # the best progress of the abandoned phases
         self.current = make_phase(0)
 
     @property
@@ -161,6 +222,8 @@ class Restarts:
                 if self.budget(self.phase + 1) < 2:
                     raise ValueError("every restart budget must be at least 2 nodes")
                 self.done_nodes += self.current.nodes
+                # the next phase reuses the workspace: keep this one's best if it is better
+                self.kept = better(self.kept, _progress(self.current))
                 self.phase += 1
                 self.current = self.make_phase(self.phase)
                 if self.current.start() == WON:  # cannot happen (the root was not won); kept exact
@@ -178,6 +241,25 @@ class Restarts:
     def line(self) -> list[Move]:
         return self.current.line()
 
+    def progress(self) -> Progress | None:
+        """The best progress over all phases so far (each phase's with its own line;
+        the earliest phase on a tie)."""
+        return better(self.kept, _progress(self.current))
+
+    def best_cards(self) -> int:
+        p = self.progress()
+        return -1 if p is None else p.cards
+
+    def best_line(self) -> list[Move]:
+        p = self.progress()
+        return [] if p is None else p.line()
+
+
+def _progress(search: Any) -> Progress | None:
+    """A search's best progress, None if it keeps none (scripted test kernels)."""
+    get = getattr(search, "progress", None)
+    return get() if get is not None else None
+
 
 @dataclass
 class Outcome:
@@ -187,6 +269,7 @@ class Outcome:
     seconds: float
     line: list[Move]
     proof: str | None = None  # for lost: "search" or "relaxed-rules"
+    best: Progress | None = None  # most cards on the foundations (main search and twin)
 
 
 class StopFlag(Protocol):
@@ -245,6 +328,9 @@ def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
       another order (a portfolio: depth-first search times are heavy-tailed, and two
       orders rarely both go astray).  Its win is a win (its line is returned) and its
       exhaustion a loss (``proof: "search"``), exactly as the main search's.
+
+    ``Outcome.best``: the most cards on the foundations that the main search or the
+    twin (not a relaxed search: its rules are looser) reached, with the line there.
     """
     if relaxed is not None and twin is not None:
         raise ValueError("drive takes a relaxed search or a twin, not both")
@@ -301,4 +387,12 @@ def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
             verdict, reason = UNKNOWN, TIME_LIMIT
     line = winner.line() if verdict == WON else []
     assert verdict in (WON, LOST, UNKNOWN)
-    return Outcome(verdict, reason, total(), time.perf_counter() - t0, line, proof)
+    # Best progress: the main search's and the twin's (same rules), never the relaxed
+    # search's (looser rules); a win's is the winner's (every card home).
+    if verdict == WON:
+        best = _progress(winner)
+    else:
+        best = _progress(kernel)
+        if twin is not None and helper_started:
+            best = better(best, _progress(twin))
+    return Outcome(verdict, reason, total(), time.perf_counter() - t0, line, proof, best)

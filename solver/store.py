@@ -1,6 +1,6 @@
 """The results database: one SQLite row per finished deal.
 
-Layout (``PRAGMA user_version`` = 1):
+Layout (``PRAGMA user_version`` = 2):
 
     configs  one row per configuration: game, full rule set (JSON), numbering and
              limits (max_nodes, timeout, tt_mb); ``key`` is the canonical JSON of all
@@ -8,10 +8,16 @@ Layout (``PRAGMA user_version`` = 1):
     deals    one row per (config, seed), UNIQUE: verdict, reason, proof (lost only:
              "search" or "relaxed-rules", see search.drive), nodes, seconds,
              length of the winning line, the line itself (JSON moves, as ``--json``
-             prints them), verified, stored_states, finished (unix time), version.
-             CHECKs refuse a 'won' row that the reference engine did not verify and
+             prints them), verified, stored_states, finished (unix time), version,
+             best_cards and best_of (the result's best_progress: the most cards the
+             search had on the foundations, of how many; NULL in rows stored before
+             schema version 2).  CHECKs refuse a 'won' row that the reference engine did not verify and
              an 'interrupted' one (it must be solved again by the next run).
     results  a view joining the two (what ``patience export`` prints).
+
+Version 1 databases (no best_cards / best_of) are migrated when opened: the two
+columns are added (NULL in the old rows) and the view is made again, in one
+transaction.
 
 Durability and concurrency:
 
@@ -43,7 +49,7 @@ from typing import Any
 from .result import LOST, UNKNOWN, WON, SolveResult
 from .seeds import SeedSpec
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 60_000
 DEFAULT_DB_NAME = "patience-results.sqlite"
 
@@ -74,16 +80,27 @@ CREATE TABLE IF NOT EXISTS deals (
     stored_states INTEGER,
     finished      REAL NOT NULL,
     version       TEXT,
+    best_cards    INTEGER,
+    best_of       INTEGER,
     UNIQUE (config, seed),
     CHECK (verdict != 'won' OR verified = 1),
     CHECK ((verdict = 'unknown') = (reason IS NOT NULL)),
     CHECK (reason IS NULL OR reason != 'interrupted')
 )""",
-    """
+]
+
+_VIEW = """
 CREATE VIEW IF NOT EXISTS results AS
     SELECT c.game, c.rules, c.numbering, c.max_nodes, c.timeout, c.tt_mb, d.seed, d.verdict, d.reason, d.proof,
-           d.nodes, d.seconds, d.length, d.verified, d.stored_states, d.finished, d.version, d.line, d.config
-    FROM deals d JOIN configs c ON c.id = d.config""",
+           d.nodes, d.seconds, d.length, d.verified, d.stored_states, d.finished, d.version, d.best_cards,
+           d.best_of, d.line, d.config
+    FROM deals d JOIN configs c ON c.id = d.config"""
+
+# version 1 -> 2: best progress (NULL in the old rows)
+_MIGRATE_1 = [
+    "ALTER TABLE deals ADD COLUMN best_cards INTEGER",
+    "ALTER TABLE deals ADD COLUMN best_of INTEGER",
+    "DROP VIEW IF EXISTS results",
 ]
 
 
@@ -137,6 +154,8 @@ class Row:
     nodes: int
     seconds: float
     length: int
+    best_cards: int | None = None  # None: stored before best progress was recorded
+    best_of: int | None = None
 
 
 class StoreError(RuntimeError):
@@ -183,14 +202,21 @@ class Store:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == SCHEMA_VERSION:
             return
-        if version != 0:
+        if version not in (0, 1):
             raise StoreError(f"database {str(self.path)!r} has schema version {version}, expected {SCHEMA_VERSION}")
         conn.execute("BEGIN IMMEDIATE")
         try:
-            # Another process may have created the schema while we waited for the lock.
-            if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
+            # Another process may have created or migrated the schema while we waited
+            # for the lock.
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
                 for statement in _SCHEMA:
                     conn.execute(statement)
+            elif version == 1:
+                for statement in _MIGRATE_1:
+                    conn.execute(statement)
+            if version in (0, 1):
+                conn.execute(_VIEW)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
@@ -232,12 +258,14 @@ class Store:
     def add(self, config: int, result: SolveResult, version: str | None = None) -> bool:
         """Store one finished deal in its own transaction; False if it was already there."""
         line = _canonical([m.to_json() for m in result.moves]) if result.verdict == WON else None
+        best = getattr(result, "best_progress", None)
         cur = self.conn.execute(
             "INSERT INTO deals (config, seed, verdict, reason, proof, nodes, seconds, length, line, verified,"
-            " stored_states, finished, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " stored_states, finished, version, best_cards, best_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (config, seed) DO NOTHING",
             (config, result.seed, result.verdict, result.reason, getattr(result, "proof", None), int(result.nodes), float(result.seconds),
-             len(result.moves), line, int(bool(result.verified)), int(result.stored_states), time.time(), version),
+             len(result.moves), line, int(bool(result.verified)), int(result.stored_states), time.time(), version,
+             None if best is None else int(best.cards), None if best is None else int(best.of)),
         )
         return cur.rowcount == 1
 
@@ -247,7 +275,7 @@ class Store:
 
     def rows(self, config: int, seeds: SeedSpec | None = None) -> list[Row]:
         """The stored deals of a configuration (within ``seeds`` if given), by seed."""
-        q = "SELECT seed, verdict, reason, nodes, seconds, length FROM deals WHERE config = ?"
+        q = "SELECT seed, verdict, reason, nodes, seconds, length, best_cards, best_of FROM deals WHERE config = ?"
         if seeds is None:
             return [Row(*r) for r in self.conn.execute(q + " ORDER BY seed", (config,))]
         out: list[Row] = []

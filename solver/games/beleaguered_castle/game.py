@@ -48,6 +48,16 @@ class BeleagueredCastle:
         return BCSearch(position, rules, tt_mb, order=ORDER_UNBLOCK, slot="twin")
 
     @staticmethod
+    def foundation_cards(position: BCPosition) -> int:
+        """Cards on the foundations, the Aces included (what best_progress counts)."""
+        return sum(position.foundations)
+
+    @staticmethod
+    def total_cards(position: BCPosition) -> int:
+        """Every card of the deal, wherever it lies."""
+        return sum(map(len, position.tableau)) + sum(position.foundations)
+
+    @staticmethod
     def verify(position: BCPosition, rules: BCRules, moves: list[Move]) -> None:
         """Raise reference.ReplayError unless the moves win from position."""
         reference.verify_win(position, moves)

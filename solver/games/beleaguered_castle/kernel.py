@@ -365,14 +365,24 @@ def _restore(ring, ckpt, moves, lnext, d, block, rules):
 
 
 @njit
-def search_init(ring, ckpt, moves, lend, lnext, ctr, root, ref, rules, table, ttctr, touched, key):
-    """Set up level 0 from root (with its safe moves played).  Returns the status."""
+def search_init(ring, ckpt, moves, lend, lnext, ctr, best, root, ref, rules, table, ttctr, touched, key):
+    """Set up level 0 from root (with its safe moves played).  Returns the status.
+
+    ``best`` (int64, at least 2 + a quarter of the stack's depth + 1): the most cards
+    the search has had on the foundations (the Aces included), best[0], and the moves
+    (as the searcher's ``path`` takes them) to the first position that had them:
+    best[1] moves, four 16-bit move codes per word from best[2] on (move x in bits
+    16 * (x % 4) of best[2 + x // 4]; paths here can be millions of levels deep, so a
+    move costs 2 bytes, as on the stack).  The root counts.
+    """
     st = ring[0]
     for x in range(SLEN):
         st[x] = root[x]
     dummy = np.zeros((0, 3), dtype=np.int32)
     if rules[R_PRUNE]:
         play_safe(st, rules, dummy, 0, False)
+    best[0] = np.int64(st[FND0]) + st[FND0 + 1] + st[FND0 + 2] + st[FND0 + 3]
+    best[1] = 0
     for x in range(SLEN):
         ckpt[0, x] = st[x]
     ctr[C_NODES] = 1
@@ -391,7 +401,7 @@ def search_init(ring, ckpt, moves, lend, lnext, ctr, root, ref, rules, table, tt
 
 
 @njit
-def search_run(ring, ckpt, moves, lend, lnext, ctr, ref, rules, table, ttctr, touched, key, block, budget):
+def search_run(ring, ckpt, moves, lend, lnext, ctr, best, ref, rules, table, ttctr, touched, key, block, budget):
     """Depth-first search with an explicit stack; resumable.
 
     Runs until won, exhausted (lost), a table/stack is full (memory), or ``budget``
@@ -401,7 +411,9 @@ def search_run(ring, ckpt, moves, lend, lnext, ctr, ref, rules, table, ttctr, to
     already stored is skipped: exact for a reachability question (no depth limit),
     because whatever the stored state leads to is being or has been searched.
     Rows: see the module doc (ring of W = ring.shape[0] >= block levels, checkpoints
-    every ``block`` levels in ckpt).
+    every ``block`` levels in ckpt).  ``best``: see search_init (updated on every
+    entered child that beats it: one comparison per node, a copy of the path at most
+    48 times).
     """
     dummy = np.zeros((0, 3), dtype=np.int32)
     need = np.empty(NPILES_MAX, dtype=np.int64)
@@ -444,6 +456,18 @@ def search_run(ring, ckpt, moves, lend, lnext, ctr, ref, rules, table, ttctr, to
         ctr[C_NODES] += 1
         if r == 0:
             continue
+        home = np.int64(child[FND0]) + child[FND0 + 1] + child[FND0 + 2] + child[FND0 + 3]
+        if home > best[0]:
+            best[0] = home
+            best[1] = d + 1
+            word = np.int64(0)
+            for x in range(d + 1):
+                word |= np.int64(moves[lnext[x] - 1]) << (16 * (x & 3))
+                if x & 3 == 3:
+                    best[2 + (x >> 2)] = word
+                    word = np.int64(0)
+            if (d + 1) & 3:
+                best[2 + ((d + 1) >> 2)] = word
         if is_won(child, rules):
             d += 1
             ctr[C_STATUS] = ST_WON

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
-from ...search import KernelSearch, table_for, workspace_for
+from ...search import KernelSearch, table_for, unpack_moves16, workspace_for
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import BCPosition, BCRules
@@ -35,7 +36,12 @@ class Geometry(NamedTuple):
         the levels a search reaches cost memory: this is the worst case)."""
         row = K.SLEN  # int8
         return (self.window * row + (self.max_depth // self.block + 2) * row + 2 * self.move_cap
-                + 8 * (self.max_depth + 1)) / 2**20
+                + 8 * (self.max_depth + 1) + 8 * _best_words(self.max_depth)) / 2**20
+
+
+def _best_words(max_depth: int) -> int:
+    """Length of the ``best`` array (kernel.search_init: 4 moves per word)."""
+    return 2 + (max_depth + 1) // 4 + 2
 
 
 _STATUS = {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_PAUSED: None}
@@ -51,6 +57,7 @@ class _Workspace:
         self.lend = np.zeros(g.max_depth + 1, dtype=np.int32)
         self.lnext = np.zeros(g.max_depth + 1, dtype=np.int32)
         self.ctr = np.zeros(K.CTR_LEN, dtype=np.int64)
+        self.best = np.zeros(_best_words(g.max_depth), dtype=np.int64)  # best progress (kernel.search_init)
         self.key = np.zeros(K.KEY_WORDS, dtype=np.uint64)
 
 
@@ -99,13 +106,13 @@ class BCSearch(KernelSearch):
 
     def start(self) -> str | None:
         w = self.ws
-        status = K.search_init(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, self.root, self.root,
+        status = K.search_init(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, w.best, self.root, self.root,
                                self.r, self.tt.table, self.tt.ctr, self.tt.touched, w.key)
         return WON if status == K.ST_WON else None
 
     def run(self, budget: int) -> str | None:
         w = self.ws
-        status = K.search_run(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, self.root, self.r,
+        status = K.search_run(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, w.best, self.root, self.r,
                               self.tt.table, self.tt.ctr, self.tt.touched, w.key, self.geometry.block, budget)
         return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
 
@@ -115,14 +122,27 @@ class BCSearch(KernelSearch):
         d = int(w.ctr[K.C_DEPTH])
         return w.moves[w.lnext[:d] - 1].astype(np.int64)
 
+    def best_path(self) -> np.ndarray:
+        """The moves from the root to the best position (int16; kernel.search_init)."""
+        return unpack_moves16(self.ws.best)
+
+    def expander(self):
+        """path -> Moves (picklable; holds this search's root and rules, not its workspace)."""
+        return partial(_expand, self.root, self.r)
+
     def line(self) -> list[Move]:
-        path = self.path()
-        cap = len(path) + 52 + 1
-        log = np.zeros((cap, 3), dtype=np.int32)
-        n = K.expand_line(self.root, path, self.r, log)
-        if n < 0 or n > cap:
-            raise RuntimeError(f"kernel could not expand its own line (code {n})")
-        return log_to_moves(log[:n])
+        return _expand(self.root, self.r, self.path())
+
+
+def _expand(root: np.ndarray, r: np.ndarray, path: np.ndarray) -> list[Move]:
+    """Every move of a path from root (the safe plays included)."""
+    path = np.asarray(path, dtype=np.int64)
+    cap = len(path) + 52 + 1
+    log = np.zeros((cap, 3), dtype=np.int32)
+    n = K.expand_line(root, path, r, log)
+    if n < 0 or n > cap:
+        raise RuntimeError(f"kernel could not expand its own line (code {n})")
+    return log_to_moves(log[:n])
 
 
 def successors(position: BCPosition, prune: bool = False) -> list[BCPosition]:

@@ -44,6 +44,17 @@ class GreatWheel:
         return GWSearch(position, rules, tt_mb, slot=slot)
 
     @staticmethod
+    def foundation_cards(position: GWPosition) -> int:
+        """Cards on the Ace, Evens and Odds foundations (what best_progress counts)."""
+        return len(position.aces) + sum(map(len, position.evens)) + sum(map(len, position.odds))
+
+    @staticmethod
+    def total_cards(position: GWPosition) -> int:
+        """Every card of the deal, wherever it lies."""
+        return (GreatWheel.foundation_cards(position) + sum(map(len, position.tableau)) + len(position.stock)
+                + len(position.waste))
+
+    @staticmethod
     def verify(position: GWPosition, rules: GWRules, moves: list[Move]) -> None:
         """Raise ReplayError unless the moves win from position."""
         reference.verify_win(position, rules, moves)

@@ -419,13 +419,25 @@ def _restore(ring, ckpt, moves, lnext, d, block, talon, rules):
 
 
 @njit
-def search_init(ring, ckpt, moves, lend, lnext, ctr, root, talon, rules, table, ttctr, touched, key):
-    """Set up level 0 from root.  Returns the status."""
+def search_init(ring, ckpt, moves, lend, lnext, ctr, best, root, talon, rules, table, ttctr, touched, key):
+    """Set up level 0 from root.  Returns the status.
+
+    ``best`` (int64, at least 2 + a quarter of the stack's depth + 1): the most cards
+    the search has had on the foundations (Aces, Evens and Odds), best[0], and the
+    moves (as the searcher's ``path`` takes them) to the first position that had them:
+    best[1] moves, four 16-bit move codes per word from best[2] on (move x in bits
+    16 * (x % 4) of best[2 + x // 4]; 2 bytes a move, as on the stack).  The root counts.
+    """
     st = ring[0]
     for x in range(SLEN):
         st[x] = root[x]
     for x in range(SLEN):
         ckpt[0, x] = st[x]
+    home = np.int64(st[ACN])
+    for x in range(8):
+        home += st[EV0 + x] + st[OD0 + x]
+    best[0] = home
+    best[1] = 0
     ctr[C_NODES] = 1
     ctr[C_DEPTH] = 0
     ctr[C_LO] = 0
@@ -441,14 +453,15 @@ def search_init(ring, ckpt, moves, lend, lnext, ctr, root, talon, rules, table, 
 
 
 @njit
-def search_run(ring, ckpt, moves, lend, lnext, ctr, talon, rules, table, ttctr, touched, key, block, budget):
+def search_run(ring, ckpt, moves, lend, lnext, ctr, best, talon, rules, table, ttctr, touched, key, block, budget):
     """Depth-first search with an explicit stack; resumable.
 
     Runs until won, exhausted (lost), a table/stack is full (memory), or ``budget``
     more nodes were made (paused: call again to continue).  Every entered state is
     stored in the transposition table and a state already stored is skipped: exact for
     a reachability question, whatever the stored state leads to is being or has been
-    searched.
+    searched.  ``best``: see search_init (updated on every entered child that beats
+    it: one comparison per node, a copy of the path only when it improves).
     """
     dummy = np.zeros((0, 3), dtype=np.int32)
     tmp = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
@@ -487,6 +500,20 @@ def search_run(ring, ckpt, moves, lend, lnext, ctr, talon, rules, table, ttctr, 
         ctr[C_NODES] += 1
         if r == 0:
             continue
+        home = np.int64(child[ACN])
+        for x in range(8):
+            home += child[EV0 + x] + child[OD0 + x]
+        if home > best[0]:
+            best[0] = home
+            best[1] = d + 1
+            word = np.int64(0)
+            for x in range(d + 1):
+                word |= np.int64(moves[lnext[x] - 1]) << (16 * (x & 3))
+                if x & 3 == 3:
+                    best[2 + (x >> 2)] = word
+                    word = np.int64(0)
+            if (d + 1) & 3:
+                best[2 + ((d + 1) >> 2)] = word
         if is_won(child, rules):
             d += 1
             ctr[C_STATUS] = ST_WON

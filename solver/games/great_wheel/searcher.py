@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
-from ...search import KernelSearch, table_for, workspace_for
+from ...search import KernelSearch, table_for, unpack_moves16, workspace_for
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array, talon_of
 from .position import GWPosition, GWRules
@@ -42,6 +43,8 @@ class _Workspace:
         self.lend = np.zeros(g.max_depth + 1, dtype=np.int32)
         self.lnext = np.zeros(g.max_depth + 1, dtype=np.int32)
         self.ctr = np.zeros(K.CTR_LEN, dtype=np.int64)
+        # best progress (kernel.search_init: 4 moves per word)
+        self.best = np.zeros(2 + (g.max_depth + 1) // 4 + 2, dtype=np.int64)
         self.key = np.zeros(K.KEY_WORDS, dtype=np.uint64)
 
 
@@ -83,13 +86,13 @@ class GWSearch(KernelSearch):
 
     def start(self) -> str | None:
         w = self.ws
-        status = K.search_init(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, self.root, self.talon,
+        status = K.search_init(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, w.best, self.root, self.talon,
                                self.r, self.tt.table, self.tt.ctr, self.tt.touched, w.key)
         return WON if status == K.ST_WON else None
 
     def run(self, budget: int) -> str | None:
         w = self.ws
-        status = K.search_run(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, self.talon, self.r,
+        status = K.search_run(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, w.best, self.talon, self.r,
                               self.tt.table, self.tt.ctr, self.tt.touched, w.key, self.geometry.block, budget)
         return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
 
@@ -98,13 +101,27 @@ class GWSearch(KernelSearch):
         d = int(w.ctr[K.C_DEPTH])
         return w.moves[w.lnext[:d] - 1].astype(np.int64)
 
+    def best_path(self) -> np.ndarray:
+        """The moves from the root to the best position (int16; kernel.search_init)."""
+        return unpack_moves16(self.ws.best)
+
+    def expander(self):
+        """path -> Moves (picklable; holds this search's root and rules, not its workspace)."""
+        return partial(_expand, self.root, self.talon, self.r, self.position)
+
     def line(self) -> list[Move]:
-        path = self.path()
-        log = np.zeros((len(path) + 1, 3), dtype=np.int32)
-        n = K.expand_line(self.root, path, self.talon, self.r, log)
-        if n != len(path):
-            raise RuntimeError(f"kernel could not expand its own line (code {n})")
-        return log_to_moves(log[:n], self.position)
+        return _expand(self.root, self.talon, self.r, self.position, self.path())
+
+
+def _expand(root: np.ndarray, talon: np.ndarray, r: np.ndarray, position: GWPosition,
+            path: np.ndarray) -> list[Move]:
+    """The moves of a path from root."""
+    path = np.asarray(path, dtype=np.int64)
+    log = np.zeros((len(path) + 1, 3), dtype=np.int32)
+    n = K.expand_line(root, path, talon, r, log)
+    if n != len(path):
+        raise RuntimeError(f"kernel could not expand its own line (code {n})")
+    return log_to_moves(log[:n], position)
 
 
 def _decode(position: GWPosition, row: np.ndarray, talon: np.ndarray, r: np.ndarray) -> GWPosition:

@@ -54,6 +54,16 @@ class Klondike:
         return None if rules == loosest else loosest
 
     @staticmethod
+    def foundation_cards(position: KlondikePosition) -> int:
+        """Cards on the foundations (what best_progress counts)."""
+        return sum(position.foundations)
+
+    @staticmethod
+    def total_cards(position: KlondikePosition) -> int:
+        """Every card of the deal, wherever it lies."""
+        return sum(map(len, position.tableau)) + len(position.stock) + len(position.waste) + sum(position.foundations)
+
+    @staticmethod
     def verify(position: KlondikePosition, rules: KlondikeRules, moves: list[Move]) -> None:
         """Raise reference.ReplayError unless the moves win from position."""
         reference.verify_win(position, rules, moves)

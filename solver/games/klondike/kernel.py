@@ -531,14 +531,21 @@ def _put(key, off, width, v):
 
 
 @njit
-def search_init(states, moves, lstart, lend, lnext, ctr, root, talon, ntalon, rules,
+def search_init(states, moves, lstart, lend, lnext, ctr, best, root, talon, ntalon, rules,
                 table, ttctr, touched, key, codes):
-    """Set up level 0 from root (with its safe moves played).  Returns the status."""
+    """Set up level 0 from root (with its safe moves played).  Returns the status.
+
+    ``best`` (int64, at least 2 + the stack's depth): the most cards the search has had
+    on the foundations, best[0], and the moves (as ``path`` in the searcher takes them)
+    to the first position that had them: best[1] moves in best[2:]; the root counts.
+    """
     for x in range(SLEN):
         states[0, x] = root[x]
     dummy = np.zeros((0, 5), dtype=np.int32)
     if rules[R_PRUNE]:
         play_safe(states[0], talon, ntalon, rules, dummy, 0, False)
+    best[0] = states[0, FND0] + states[0, FND0 + 1] + states[0, FND0 + 2] + states[0, FND0 + 3]
+    best[1] = 0
     ctr[C_NODES] = 1
     ctr[C_DEPTH] = 0
     if is_won(states[0], rules):
@@ -554,7 +561,7 @@ def search_init(states, moves, lstart, lend, lnext, ctr, root, talon, ntalon, ru
 
 
 @njit
-def search_run(states, moves, lstart, lend, lnext, ctr, talon, ntalon, rules,
+def search_run(states, moves, lstart, lend, lnext, ctr, best, talon, ntalon, rules,
                table, ttctr, touched, key, codes, budget):
     """Depth-first search with an explicit stack; resumable.
 
@@ -565,7 +572,8 @@ def search_run(states, moves, lstart, lend, lnext, ctr, talon, ntalon, rules,
     stored in the transposition
     table, and a state already stored is skipped: this is exact for a reachability
     question (no depth limit), because whatever the stored state leads to is being or
-    has been searched.
+    has been searched.  ``best``: see search_init (updated on every entered child
+    that beats it: one comparison per node, a copy of the path at most 52 times).
     """
     dummy = np.zeros((0, 5), dtype=np.int32)
     prune = rules[R_PRUNE] != 0
@@ -600,6 +608,12 @@ def search_run(states, moves, lstart, lend, lnext, ctr, talon, ntalon, rules,
         ctr[C_NODES] += 1
         if r == 0:
             continue
+        home = child[FND0] + child[FND0 + 1] + child[FND0 + 2] + child[FND0 + 3]
+        if home > best[0]:
+            best[0] = home
+            best[1] = d + 1
+            for x in range(d + 1):
+                best[2 + x] = moves[lnext[x] - 1]
         if is_won(child, rules):
             d += 1
             ctr[C_STATUS] = ST_WON

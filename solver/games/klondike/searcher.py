@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ...moves import Move
@@ -15,7 +17,7 @@ MAX_DEPTH = 60_000  # DFS levels (x 644 bytes of state each)
 MOVE_CAP = 1 << 22  # moves stacked along the current path (x 8 bytes)
 
 # Peak bytes of one workspace (zero-filled lazily by the OS, so this is the worst case).
-WORKSPACE_MB = ((MAX_DEPTH + 1) * (K.SLEN * 4 + 3 * 8) + MOVE_CAP * 8) / 2**20
+WORKSPACE_MB = ((MAX_DEPTH + 1) * (K.SLEN * 4 + 3 * 8) + MOVE_CAP * 8 + (MAX_DEPTH + 3) * 8) / 2**20
 
 _STATUS = {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_PAUSED: None}
 
@@ -28,6 +30,7 @@ class _Workspace:
         self.lend = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
         self.lnext = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
         self.ctr = np.zeros(K.CTR_LEN, dtype=np.int64)
+        self.best = np.zeros(MAX_DEPTH + 3, dtype=np.int64)  # best progress (kernel.search_init)
         self.key = np.zeros(K.KEY_WORDS, dtype=np.uint64)
         self.codes = np.zeros(8, dtype=np.uint64)
 
@@ -70,7 +73,7 @@ class KlondikeSearch(KernelSearch):
     def start(self) -> str | None:
         w = self.ws
         status = K.search_init(
-            w.states, w.moves, w.lstart, w.lend, w.lnext, w.ctr, self.root, self.talon, self.ntalon,
+            w.states, w.moves, w.lstart, w.lend, w.lnext, w.ctr, w.best, self.root, self.talon, self.ntalon,
             self.r, self.tt.table, self.tt.ctr, self.tt.touched, w.key, w.codes,
         )
         return WON if status == K.ST_WON else None
@@ -78,7 +81,7 @@ class KlondikeSearch(KernelSearch):
     def run(self, budget: int) -> str | None:
         w = self.ws
         status = K.search_run(
-            w.states, w.moves, w.lstart, w.lend, w.lnext, w.ctr, self.talon, self.ntalon, self.r,
+            w.states, w.moves, w.lstart, w.lend, w.lnext, w.ctr, w.best, self.talon, self.ntalon, self.r,
             self.tt.table, self.tt.ctr, self.tt.touched, w.key, w.codes, budget,
         )
         return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
@@ -89,13 +92,26 @@ class KlondikeSearch(KernelSearch):
         d = int(w.ctr[K.C_DEPTH])
         return np.array([w.moves[w.lnext[x] - 1] for x in range(d)], dtype=np.int64)
 
+    def best_path(self) -> np.ndarray:
+        """The macro moves from the root to the best position (see kernel.search_init)."""
+        b = self.ws.best
+        return b[2:2 + int(b[1])].copy()
+
+    def expander(self):
+        """path -> Moves (picklable; holds this search's root and rules, not its workspace)."""
+        return partial(_expand, self.root, self.talon, self.ntalon, self.r)
+
     def line(self) -> list[Move]:
-        path = self.path()
-        log = np.zeros((64 + 64 * (len(path) + 1) + 1024, 5), dtype=np.int32)
-        n = K.expand_line(self.root, path, self.talon, self.ntalon, self.r, log)
-        if n < 0 or n > log.shape[0]:
-            raise RuntimeError(f"kernel could not expand its own line (code {n})")
-        return log_to_moves(log[:n])
+        return _expand(self.root, self.talon, self.ntalon, self.r, self.path())
+
+
+def _expand(root: np.ndarray, talon: np.ndarray, ntalon: int, r: np.ndarray, path: np.ndarray) -> list[Move]:
+    """The atomic moves of a path of macro moves from root (safe plays included)."""
+    log = np.zeros((64 + 64 * (len(path) + 1) + 1024, 5), dtype=np.int32)
+    n = K.expand_line(root, path, talon, ntalon, r, log)
+    if n < 0 or n > log.shape[0]:
+        raise RuntimeError(f"kernel could not expand its own line (code {n})")
+    return log_to_moves(log[:n])
 
 
 def successors(position: KlondikePosition, rules: KlondikeRules, prune: bool = False) -> list[KlondikePosition]:

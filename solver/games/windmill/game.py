@@ -87,6 +87,21 @@ class Windmill:
         return restarts(position, rules, tt_mb)
 
     @staticmethod
+    def foundation_cards(position) -> int:
+        """Cards on the centre (its base Ace included) and the king piles."""
+        if _is_welford(position):
+            return _welford().foundation_cards(position)
+        return position.on_foundations()
+
+    @staticmethod
+    def total_cards(position) -> int:
+        """Every card of the deal, wherever it lies."""
+        if _is_welford(position):
+            return _welford().total_cards(position)
+        return (position.on_foundations() + sum(c is not None for c in position.cells) + len(position.stock)
+                + len(position.waste))
+
+    @staticmethod
     def verify(position, rules: WindmillRules, moves: list[Move]) -> None:
         """Raise ReplayError unless the moves win from position."""
         if rules.preset == "welford":

@@ -396,11 +396,19 @@ def _stack_moves(st, seq, rules, moves, start, tmp):
 
 
 @njit
-def search_init(rows, moves, lend, lnext, ctr, root, seq, rules, table, ttctr, touched, key):
-    """Set up level 0 from root.  Returns the status."""
+def search_init(rows, moves, lend, lnext, ctr, best, root, seq, rules, table, ttctr, touched, key):
+    """Set up level 0 from root.  Returns the status.
+
+    ``best`` (int64, at least 2 + the stack's depth): the most cards the search has had
+    on the foundations (the centre with its base Ace, and the king piles), best[0], and
+    the moves (as the searcher's ``path`` takes them) to the first position that had
+    them: best[1] moves in best[2:].  The root counts.
+    """
     st = rows[0]
     for x in range(SLEN):
         st[x] = root[x]
+    best[0] = np.int64(st[CLEN]) + st[KLEN0] + st[KLEN0 + 1] + st[KLEN0 + 2] + st[KLEN0 + 3]
+    best[1] = 0
     ctr[C_NODES] = 1
     ctr[C_DEPTH] = 0
     if is_won(st, rules):
@@ -416,14 +424,15 @@ def search_init(rows, moves, lend, lnext, ctr, root, seq, rules, table, ttctr, t
 
 
 @njit
-def search_run(rows, moves, lend, lnext, ctr, seq, rules, table, ttctr, touched, key, budget):
+def search_run(rows, moves, lend, lnext, ctr, best, seq, rules, table, ttctr, touched, key, budget):
     """Depth-first search with an explicit stack; resumable.
 
     Runs until won, exhausted (lost), the table or the stack is full, or ``budget`` more
     nodes were made (paused: call again to continue).  Every entered state is stored in
     the table and a state already stored is skipped: exact for a reachability question
     (no depth limit), because whatever a stored state leads to is being or has been
-    searched.
+    searched.  ``best``: see search_init (updated on every entered child that beats it:
+    one comparison per node, a copy of the path at most 103 times).
     """
     dummy = np.zeros((0, 3), dtype=np.int32)
     tmp = np.empty(MOVE_SLOTS, dtype=np.int64)
@@ -457,6 +466,12 @@ def search_run(rows, moves, lend, lnext, ctr, seq, rules, table, ttctr, touched,
         ctr[C_NODES] += 1
         if r == 0:
             continue
+        home = np.int64(child[CLEN]) + child[KLEN0] + child[KLEN0 + 1] + child[KLEN0 + 2] + child[KLEN0 + 3]
+        if home > best[0]:
+            best[0] = home
+            best[1] = d + 1
+            for x in range(d + 1):
+                best[2 + x] = moves[lnext[x] - 1]
         if is_won(child, rules):
             d += 1
             ctr[C_STATUS] = ST_WON

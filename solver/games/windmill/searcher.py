@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ...moves import Move
@@ -23,6 +25,7 @@ class _Workspace:
         self.lend = np.zeros(depth + 1, dtype=np.int64)
         self.lnext = np.zeros(depth + 1, dtype=np.int64)
         self.ctr = np.zeros(K.CTR_LEN, dtype=np.int64)
+        self.best = np.zeros(depth + 3, dtype=np.int64)  # best progress (kernel.search_init)
         self.key = np.zeros(K.KEY_WORDS, dtype=np.uint64)
 
 
@@ -62,13 +65,13 @@ class WindmillSearch(KernelSearch):
 
     def start(self) -> str | None:
         w = self.ws
-        status = K.search_init(w.rows, w.moves, w.lend, w.lnext, w.ctr, self.root, self.seq, self.r,
+        status = K.search_init(w.rows, w.moves, w.lend, w.lnext, w.ctr, w.best, self.root, self.seq, self.r,
                                self.tt.table, self.tt.ctr, self.tt.touched, w.key)
         return WON if status == K.ST_WON else None
 
     def run(self, budget: int) -> str | None:
         w = self.ws
-        status = K.search_run(w.rows, w.moves, w.lend, w.lnext, w.ctr, self.seq, self.r,
+        status = K.search_run(w.rows, w.moves, w.lend, w.lnext, w.ctr, w.best, self.seq, self.r,
                               self.tt.table, self.tt.ctr, self.tt.touched, w.key, budget)
         return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
 
@@ -77,13 +80,27 @@ class WindmillSearch(KernelSearch):
         d = int(w.ctr[K.C_DEPTH])
         return w.moves[w.lnext[:d] - 1].astype(np.int64)
 
+    def best_path(self) -> np.ndarray:
+        """The moves from the root to the best position (kernel.search_init)."""
+        b = self.ws.best
+        return b[2:2 + int(b[1])].copy()
+
+    def expander(self):
+        """path -> Moves (picklable; holds this search's root and rules, not its workspace)."""
+        return partial(_expand, self.root, self.seq, self.r)
+
     def line(self) -> list[Move]:
-        path = self.path()
-        log = np.zeros((len(path) + 1, 3), dtype=np.int32)
-        n = K.expand_line(self.root, self.seq, path, self.r, log)
-        if n != len(path):
-            raise RuntimeError(f"kernel could not expand its own line (code {n})")
-        return log_to_moves(log[:n])
+        return _expand(self.root, self.seq, self.r, self.path())
+
+
+def _expand(root: np.ndarray, seq: np.ndarray, r: np.ndarray, path: np.ndarray) -> list[Move]:
+    """The moves of a path from root."""
+    path = np.asarray(path, dtype=np.int64)
+    log = np.zeros((len(path) + 1, 3), dtype=np.int32)
+    n = K.expand_line(root, seq, path, r, log)
+    if n != len(path):
+        raise RuntimeError(f"kernel could not expand its own line (code {n})")
+    return log_to_moves(log[:n])
 
 
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts

@@ -87,6 +87,17 @@ class WelfordGame:
         return restarts(position, tt_mb)
 
     @staticmethod
+    def foundation_cards(position: WelfordPosition) -> int:
+        """Cards on the centre and the king piles, completed ones included."""
+        return position.cards_home()
+
+    @staticmethod
+    def total_cards(position: WelfordPosition) -> int:
+        """Every card of the deal, wherever it lies."""
+        return (position.cards_home() + sum(map(len, position.sails)) + len(position.stock)
+                + len(position.waste))
+
+    @staticmethod
     def verify(position: WelfordPosition, rules: Any, moves: list[Move]) -> None:
         """Raise solver.replay.ReplayError unless the moves win from position."""
         welford_reference.verify_win(position, moves)

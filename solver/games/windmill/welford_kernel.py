@@ -412,10 +412,20 @@ def pack_key(st, rules, key):
 
 
 @njit
-def search_init(states, moves, lend, lnext, ctr, root, talon, rules, table, ttctr, touched, key):
-    """Set up level 0 from root.  Returns the status."""
+def search_init(states, moves, lend, lnext, ctr, best, root, talon, rules, table, ttctr, touched, key):
+    """Set up level 0 from root.  Returns the status.
+
+    ``best`` (int64, at least 2 + the stack's depth): the most cards the search has had
+    on the foundations (the centre with its base Ace, and the king piles, completed
+    ones included: they are out of play but their cards are home), best[0], and the
+    actions (as the searcher's ``path`` takes them) to the first position that had
+    them: best[1] actions in best[2:].  The root counts.
+    """
     for x in range(SLEN):
         states[0, x] = root[x]
+    st = states[0]
+    best[0] = np.int64(st[CENTRE]) + st[KLEN0] + st[KLEN0 + 1] + st[KLEN0 + 2] + st[KLEN0 + 3]
+    best[1] = 0
     ctr[C_NODES] = 1
     ctr[C_DEPTH] = 0
     if is_won(states[0], rules):
@@ -430,7 +440,7 @@ def search_init(states, moves, lend, lnext, ctr, root, talon, rules, table, ttct
 
 
 @njit
-def search_run(states, moves, lend, lnext, ctr, talon, rules, table, ttctr, touched, key, budget):
+def search_run(states, moves, lend, lnext, ctr, best, talon, rules, table, ttctr, touched, key, budget):
     """Depth-first search with an explicit stack; resumable.
 
     Runs until won, exhausted (lost), the table or the stack is full, or ``budget``
@@ -438,7 +448,9 @@ def search_run(states, moves, lend, lnext, ctr, talon, rules, table, ttctr, touc
     by applying an action, whether or not the table already knows it.  Every entered
     state is stored in the transposition table and a state already stored is skipped:
     exact for a reachability question (no depth limit), because whatever the stored
-    state leads to is being or has been searched.
+    state leads to is being or has been searched.  ``best``: see search_init (updated
+    on every entered child that beats it: one comparison per node, a copy of the path
+    at most 103 times).
     """
     dummy = np.zeros((0, 4), dtype=np.int32)
     maxd = states.shape[0] - 1
@@ -470,6 +482,12 @@ def search_run(states, moves, lend, lnext, ctr, talon, rules, table, ttctr, touc
         ctr[C_NODES] += 1
         if r == 0:
             continue
+        home = np.int64(child[CENTRE]) + child[KLEN0] + child[KLEN0 + 1] + child[KLEN0 + 2] + child[KLEN0 + 3]
+        if home > best[0]:
+            best[0] = home
+            best[1] = d + 1
+            for x in range(d + 1):
+                best[2 + x] = moves[lnext[x] - 1]
         if is_won(child, rules):
             d += 1
             ctr[C_STATUS] = ST_WON
