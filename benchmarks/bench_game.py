@@ -105,7 +105,8 @@ def run(game: str, options: dict, numbering: str, seeds: list[int], cap: float, 
             row = {"seed": seed, "verdict": r.verdict, "reason": r.reason, "nodes": r.nodes,
                    "stored": r.stored_states, "seconds": r.seconds, "moves": len(r.moves),
                    "verified": r.verified, "proof": r.proof, "peak_mb": round(_peak_mb()),
-                   "best_progress": None if r.best_progress is None else r.best_progress.to_json()}
+                   "best_progress": None if r.best_progress is None else r.best_progress.to_json(),
+                   "counters": r.counters}
             done[seed] = row
             out.write(json.dumps(row) + "\n")
             out.flush()
@@ -180,6 +181,14 @@ def report(title: str, rows: list[dict], cap: float) -> str:
     ]
     if relaxed:
         lines.append(f"| lost proved by a relaxed rule set | {relaxed} of {lost} |")
+    with_endgame = sum(r.get("proof") == "search+endgame" for r in rows)
+    if with_endgame:
+        lines.append(f"| lost by a search that the endgame test cut short | {with_endgame} of {lost} |")
+    counted = [r["counters"] for r in rows if r.get("counters")]
+    if counted:
+        tot = {k: sum(c.get(k, 0) for c in counted) for k in counted[0]}
+        lines.append("| reduction counters, all deals (" + ", ".join(tot) + ") | "
+                     + " / ".join(f"{v:,}" for v in tot.values()) + " |")
     lines += [
         f"| every won line replayed by the reference engine | "
         f"{all(r['verified'] for r in rows if r['verdict'] == 'won')} |",

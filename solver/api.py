@@ -34,6 +34,15 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
     return g, rules, position
 
 
+def _counters(*searches) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for s in searches:
+        if s is not None:
+            for k, v in s.counters().items():
+                total[k] = total.get(k, 0) + v
+    return total
+
+
 def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", deal: Any = None,
           max_nodes: int | None = None, timeout: float | None = None, tt_mb: float = DEFAULT_TT_MB,
           stop: StopFlag | None = None, **options: Any) -> SolveResult:
@@ -50,12 +59,17 @@ def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", dea
     looser = g.relaxation(rules) if hasattr(g, "relaxation") else None
     relaxed = g.searcher(position, looser, tt_mb, slot="relaxed") if looser is not None else None
     twin = g.twin(position, rules, tt_mb) if relaxed is None and hasattr(g, "twin") else None
+    before = _counters(kernel, twin)
     out = drive(kernel, limits, stop, relaxed, twin)
+    counters = {k: v - before.get(k, 0) for k, v in _counters(kernel, twin).items()}
+    proof = out.proof
+    if proof == "search" and counters.get("endgame_lost", 0) > 0:
+        proof = "search+endgame"  # exhausted, with states proven lost by the endgame test
     result = SolveResult(
         game=g.name, rules=rules.to_json(), numbering=numbering if deal is None else None,
         seed=seed if deal is None else None, verdict=out.verdict, reason=out.reason,
         nodes=out.nodes, seconds=out.seconds, moves=out.line, stored_states=kernel.stored_states + (twin.stored_states if twin is not None else 0),
-        proof=out.proof,
+        proof=proof, counters=counters,
     )
     if out.best is not None:
         result.best_progress = BestProgress(out.best.cards, g.total_cards(position))

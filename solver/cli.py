@@ -147,6 +147,8 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
         verdict += ", line verified by the reference engine"
     if result.proof == "relaxed-rules":
         verdict += " (proved under looser rules that allow every line of these: no line wins)"
+    elif result.proof == "search+endgame":
+        verdict += " (search exhausted; some positions proved lost by the foundation-endgame test)"
     click.echo(f"verdict: {verdict}")
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     click.echo(f"nodes: {result.nodes}   time: {result.seconds:.3f} s   ({rate:,.0f} nodes/s)")

@@ -42,7 +42,11 @@ class SolveResult:
     moves: list[Move] = field(default_factory=list)
     verified: bool = False
     stored_states: int = 0
-    proof: str | None = None  # lost only: "search" (space exhausted) or "relaxed-rules"
+    # lost only: "search" (space exhausted), "search+endgame" (exhausted, some states
+    # proven lost by Windmill's endgame test) or "relaxed-rules"
+    proof: str | None = None
+    # the kernels' reduction counters over this search (e.g. endgame_tries, endgame_lost)
+    counters: dict[str, int] = field(default_factory=dict, compare=False)
     best_progress: BestProgress | None = None  # None only where no search kept it
     # the moves to the best position: a list, or a function giving it (expanded on first use)
     line_to_best: list[Move] | Callable[[], list[Move]] | None = field(default=None, repr=False, compare=False)

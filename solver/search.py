@@ -130,6 +130,11 @@ class KernelSearch:
 
     K: Any  # the game's kernel module
 
+    def counters(self) -> dict[str, int]:
+        """Running totals of the kernel's reduction counters in this thread's workspace
+        (a game without any: empty); solve() reports their change over one search."""
+        return {}
+
     def best_cards(self) -> int:
         """The most cards this search has had on the foundations (after start())."""
         return int(self.ws.best[0])
@@ -240,6 +245,9 @@ class Restarts:
 
     def line(self) -> list[Move]:
         return self.current.line()
+
+    def counters(self) -> dict[str, int]:
+        return self.current.counters()  # every phase runs in the same workspace
 
     def progress(self) -> Progress | None:
         """The best progress over all phases so far (each phase's with its own line;

@@ -16,7 +16,10 @@ def sequence(position: WindmillPosition) -> list[Card]:
 
 
 def rules_array(position: WindmillPosition, rules: WindmillRules, prune: bool, order: int = 0,
-                noise: int = 0) -> np.ndarray:
+                noise: int = 0, endgame: int | None = None) -> np.ndarray:
+    """The kernel's rules row.  ``endgame``: the most stock cards at which the search
+    tries the foundation endgame's loss test (endgame.py); None: K.ENDGAME_STOCK when
+    pruning, off (-1) otherwise."""
     r = np.zeros(K.RULES_LEN, dtype=np.int64)
     r[K.R_RANKS] = position.ranks
     r[K.R_NCELLS] = len(position.cells)
@@ -25,6 +28,8 @@ def rules_array(position: WindmillPosition, rules: WindmillRules, prune: bool, o
     r[K.R_NSEQ] = len(position.waste) + len(position.stock)
     r[K.R_ORDER] = order
     r[K.R_NOISE] = noise
+    r[K.R_ENDGAME] = (K.ENDGAME_STOCK if prune else -1) if endgame is None else endgame
+    r[K.R_EGNODES] = K.ENDGAME_NODES
     return r
 
 

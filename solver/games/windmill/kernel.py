@@ -95,6 +95,12 @@ can be undone by one transfer, so a position could be stored under one represent
 of its transfer class (not used: transfers would then have to be folded into macro
 plays, or the table would cut them off as repeats).
 
+The foundation endgame (endgame.py, optional: R_ENDGAME = the most stock cards at which
+it is tried, -1 = never).  An entered state whose endgame E is lost is not entered: E
+is exact once the stock is empty and a relaxation before (both proved there), and it
+reads the state alone, never the path, so the table's "stored means searched or
+proven lost" keeps every verdict exact.
+
 Moves (int64): src (bits 0-3: cells 0..7, WASTE 8, king piles 9..12, CENTRE 13, STOCK
 14 = turn a card), dst (bits 4-7: CENTRE, a king pile, or WASTE for a turn), score
 (bits 32+, higher first; ordering only, never a verdict).  The DFS stack keeps bits
@@ -108,6 +114,7 @@ import numpy as np
 from ...jit import njit
 from ...order import noise, noise_base
 from ...tt import tt_insert
+from . import endgame as EG
 
 CEN0 = 0
 KP0 = 52
@@ -124,8 +131,14 @@ SEQ_MAX = 104
 
 WASTE, KING0, CENTRE, STOCK = 8, 9, 13, 14
 
-R_RANKS, R_NCELLS, R_STRICT, R_PRUNE, R_NSEQ, R_ORDER, R_NOISE = 0, 1, 2, 3, 4, 5, 6
-RULES_LEN = 7
+R_RANKS, R_NCELLS, R_STRICT, R_PRUNE, R_NSEQ, R_ORDER, R_NOISE, R_ENDGAME, R_EGNODES = 0, 1, 2, 3, 4, 5, 6, 7, 8
+RULES_LEN = 9
+# the foundation endgame's loss test (endgame.py) runs on entered states with at most
+# ENDGAME_STOCK cards in the stock (-1: never), each try at most ENDGAME_NODES of E's
+# states.  Off by default: it is sound but cost more time than it saved
+# (results/windmill-endgame.md).
+ENDGAME_STOCK = -1
+ENDGAME_NODES = 1 << 13
 
 C_NODES, C_DEPTH, C_STATUS = 0, 1, 2
 CTR_LEN = 3
@@ -265,6 +278,34 @@ def is_won(st, rules):
     r = rules[R_RANKS]
     return (st[CLEN] == 4 * r and st[KLEN0] == r and st[KLEN0 + 1] == r and st[KLEN0 + 2] == r
             and st[KLEN0 + 3] == r)
+
+
+@njit
+def endgame_lost(st, seq, rules, visit, egstack, egc, pool, queue):
+    """True if the foundation endgame E of st (endgame.py: exact with the stock empty, a
+    relaxation before) is lost, so that st is lost; False if E is won or undecided."""
+    R = rules[R_RANKS]
+    for r in range(R + 1):
+        pool[r] = 0
+    for i in range(rules[R_NCELLS]):
+        c = np.int64(st[CELL0 + i])
+        if c >= 0:
+            pool[c % 13 + 1] += 1
+    for p in range(np.int64(st[TURNED]), rules[R_NSEQ]):
+        pool[np.int64(seq[p]) % 13 + 1] += 1
+    nw = np.int64(st[WLEN])
+    if nw > 0:
+        pool[np.int64(seq[st[WST0 + nw - 1]]) % 13 + 1] += 1
+    nq = 0
+    for j in range(nw - 2, -1, -1):
+        queue[nq] = np.int64(seq[st[WST0 + j]]) % 13 + 1
+        nq += 1
+    kings = queue[SEQ_MAX:SEQ_MAX + 4]
+    for k in range(4):
+        kings[k] = st[KLEN0 + k]
+    got = EG.solve(np.int64(st[CLEN]), kings, np.int64(st[FLAG]), pool, queue, nq, R, rules[R_STRICT] != 0,
+                   visit, egstack, egc, rules[R_EGNODES])
+    return got == EG.EG_LOST
 
 
 @njit(inline="always")
@@ -424,7 +465,8 @@ def search_init(rows, moves, lend, lnext, ctr, best, root, seq, rules, table, tt
 
 
 @njit
-def search_run(rows, moves, lend, lnext, ctr, best, seq, rules, table, ttctr, touched, key, budget):
+def search_run(rows, moves, lend, lnext, ctr, best, seq, rules, table, ttctr, touched, key, eg_visit, eg_stack, egc,
+               budget):
     """Depth-first search with an explicit stack; resumable.
 
     Runs until won, exhausted (lost), the table or the stack is full, or ``budget`` more
@@ -438,6 +480,9 @@ def search_run(rows, moves, lend, lnext, ctr, best, seq, rules, table, ttctr, to
     tmp = np.empty(MOVE_SLOTS, dtype=np.int64)
     scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
     maxd = rows.shape[0] - 1
+    eg_on = rules[R_ENDGAME] >= 0
+    pool = np.zeros(14, dtype=np.int64)
+    queue = np.zeros(SEQ_MAX + 4, dtype=np.int64)
     d = ctr[C_DEPTH]
     stop = ctr[C_NODES] + budget
     while True:
@@ -476,6 +521,10 @@ def search_run(rows, moves, lend, lnext, ctr, best, seq, rules, table, ttctr, to
             d += 1
             ctr[C_STATUS] = ST_WON
             break
+        if eg_on and rules[R_NSEQ] - child[TURNED] <= rules[R_ENDGAME]:
+            # proven lost by its foundation endgame (endgame.py): nothing to enter
+            if endgame_lost(child, seq, rules, eg_visit, eg_stack, egc, pool, queue):
+                continue
         if d + 1 >= maxd or lend[d] + MOVE_SLOTS > moves.shape[0]:
             ctr[C_STATUS] = ST_STACK
             break

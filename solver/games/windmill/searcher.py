@@ -9,6 +9,7 @@ import numpy as np
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
 from ...search import KernelSearch, Restarts, luby, table_for, workspace_for
+from . import endgame
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import WindmillPosition, WindmillRules
@@ -27,6 +28,7 @@ class _Workspace:
         self.ctr = np.zeros(K.CTR_LEN, dtype=np.int64)
         self.best = np.zeros(depth + 3, dtype=np.int64)  # best progress (kernel.search_init)
         self.key = np.zeros(K.KEY_WORDS, dtype=np.uint64)
+        self.eg_visit, self.eg_stack, self.egc = endgame.workspace()  # the endgame's loss test
 
 
 _warm = False
@@ -55,10 +57,11 @@ class WindmillSearch(KernelSearch):
     K = K
 
     def __init__(self, position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
-                 warm: bool = True, slot: str = "main", depth: int = MAX_DEPTH, order: int = 0, noise: int = 0):
+                 warm: bool = True, slot: str = "main", depth: int = MAX_DEPTH, order: int = 0, noise: int = 0,
+                 endgame: int | None = None):
         if warm:
             warm_up()
-        self.r = rules_array(position, rules, prune, order, noise)
+        self.r = rules_array(position, rules, prune, order, noise, endgame)
         self.root, self.seq = encode(position, rules)
         self.ws = workspace_for(f"windmill-{slot}-{depth}", lambda: _Workspace(depth))
         self.tt = table_for(tt_mb, K.KEY_WORDS, slot)
@@ -72,13 +75,21 @@ class WindmillSearch(KernelSearch):
     def run(self, budget: int) -> str | None:
         w = self.ws
         status = K.search_run(w.rows, w.moves, w.lend, w.lnext, w.ctr, w.best, self.seq, self.r,
-                              self.tt.table, self.tt.ctr, self.tt.touched, w.key, budget)
+                              self.tt.table, self.tt.ctr, self.tt.touched, w.key,
+                              w.eg_visit, w.eg_stack, w.egc, budget)
         return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
 
     def path(self) -> np.ndarray:
         w = self.ws
         d = int(w.ctr[K.C_DEPTH])
         return w.moves[w.lnext[:d] - 1].astype(np.int64)
+
+    def counters(self) -> dict[str, int]:
+        """This thread's running totals of the endgame's loss test (endgame.py): tries,
+        states proven lost (not entered), and E's own states."""
+        c = self.ws.egc
+        return {"endgame_tries": int(c[endgame.E_CALLS]), "endgame_lost": int(c[endgame.E_LOST]),
+                "endgame_states": int(c[endgame.E_NODES])}
 
     def best_path(self) -> np.ndarray:
         """The moves from the root to the best position (kernel.search_init)."""
@@ -107,7 +118,7 @@ RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
 
 
 def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
-             slot: str = "twin", unit: int = RESTART_UNIT) -> Restarts:
+             slot: str = "twin", unit: int = RESTART_UNIT, endgame: int | None = None) -> Restarts:
     """The twin of the main search (order 0, kept to the end): restarted searches with
     Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), phase k in order (k + 1) mod 2
     with score noise k (phase 0 is plain order 1).
@@ -122,7 +133,8 @@ def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, pru
     warm_up()
 
     def phase(k: int) -> WindmillSearch:
-        return WindmillSearch(position, rules, tt_mb, prune, warm=False, slot=slot, order=(k + 1) % 2, noise=k)
+        return WindmillSearch(position, rules, tt_mb, prune, warm=False, slot=slot, order=(k + 1) % 2, noise=k,
+                              endgame=endgame)
 
     return Restarts(phase, lambda k: unit * luby(k + 1), join_after=0)
 
