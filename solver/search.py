@@ -12,11 +12,13 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from .moves import Move
 from .result import INTERRUPTED, LOST, MEMORY_LIMIT, NODE_LIMIT, TIME_LIMIT, UNKNOWN, WON
-from .tt import TranspositionTable
+
+if TYPE_CHECKING:
+    from .tt import TranspositionTable
 
 DEFAULT_TT_MB = 2048  # 89 M states of 24 bytes at the 80% load cap; fits twice in 24 GB
 RELAX_AFTER = 1 << 16  # nodes of main search before a second search (drive) joins in
@@ -51,7 +53,7 @@ class Kernel(Protocol):
 _local = threading.local()
 
 
-def table_for(megabytes: float, width: int, slot: str = "main") -> TranspositionTable:
+def table_for(megabytes: float, width: int, slot: str = "main") -> "TranspositionTable":
     """This thread's table for ``slot`` (one per concurrent search), cleared."""
     tables = getattr(_local, "tables", None)
     if tables is None:
@@ -59,6 +61,8 @@ def table_for(megabytes: float, width: int, slot: str = "main") -> Transposition
     tt = tables.get(slot)
     if tt is None or (tt.megabytes, tt.width) != (megabytes, width):
         tables.pop(slot, None)  # never hold two big tables for one slot
+        from .tt import TranspositionTable  # imports numba: only when a search runs
+
         tt = tables[slot] = TranspositionTable(megabytes, width)
     else:
         tt.clear()

@@ -433,3 +433,20 @@ def test_closed_stdout_pipe_ends_quietly():
     rc = p.wait(timeout=120)
     assert "Traceback" not in err
     assert rc in (0, -signal.SIGPIPE), f"exit status {rc} after the reader closed the pipe; stderr: {err!r}"
+
+
+def test_help_and_usage_errors_do_not_load_numba_or_heavy_modules():
+    """`patience --help` and a bad command stay light: no numba, no kernel, no Dask or
+    matplotlib (issue 12: start-up time); a solve loads numba but not Dask/matplotlib."""
+    import subprocess
+    import sys as _sys
+
+    probe = ("import sys\nfrom click.testing import CliRunner\nfrom solver.cli import main\n"
+             "r = CliRunner().invoke(main, {args!r})\n"
+             "print(r.exit_code, *sorted(m for m in ('numba', 'dask', 'matplotlib', 'solver.tt') if m in sys.modules))")
+    for args, code, loaded in ((["--help"], 0, ""), (["solve", "nosuch", "1"], 2, ""),
+                               (["solve", "klondike", "1", "--max-nodes", "1000"], 0, "numba solver.tt")):
+        out = subprocess.run([_sys.executable, "-c", probe.format(args=args)], capture_output=True, text=True,
+                             check=True).stdout.split()
+        assert out[0] == str(code), (args, out)
+        assert " ".join(out[1:]) == loaded, (args, out)

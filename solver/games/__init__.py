@@ -7,6 +7,17 @@ class UnknownGame(ValueError):
     pass
 
 
+class computed:
+    """A class attribute computed when first read, so that importing a game adapter
+    does not import its kernel (numba): ``workspace_mb = computed(lambda: ...)``."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __get__(self, obj, owner):
+        return self.fn()
+
+
 def _registry() -> dict:
     from .klondike.game import Klondike
     from .beleaguered_castle.game import BeleagueredCastle

@@ -9,8 +9,7 @@ from . import dealfile, reference
 from .board import render
 from .deals import NUMBERINGS, bc_deal
 from .position import BCPosition, BCRules
-from .kernel import ORDER_UNBLOCK
-from .searcher import BCSearch, Geometry
+from .. import computed
 
 
 class BeleagueredCastle:
@@ -18,7 +17,7 @@ class BeleagueredCastle:
     aliases = ("bc", "beleaguered")
     numberings = NUMBERINGS
     piles_doc = "T1..T8 (PySolFC's rows: left wing T1..T4 top to bottom, right wing T5..T8), F1..F4 (C, D, H, S)"
-    workspace_mb = 2 * Geometry().megabytes()  # two deep DFS stacks (main, twin), at worst (batch sizing)
+    workspace_mb = computed(lambda: 2 * _searcher().Geometry().megabytes())  # two deep DFS stacks (main, twin), at worst (batch sizing)
 
     @staticmethod
     def make_rules(**options: Any) -> BCRules:
@@ -39,13 +38,14 @@ class BeleagueredCastle:
     render = staticmethod(render)
 
     @staticmethod
-    def searcher(position: BCPosition, rules: BCRules, tt_mb: float, slot: str = "main") -> BCSearch:
-        return BCSearch(position, rules, tt_mb, slot=slot)
+    def searcher(position: BCPosition, rules: BCRules, tt_mb: float, slot: str = "main"):
+        return _searcher().BCSearch(position, rules, tt_mb, slot=slot)
 
     @staticmethod
-    def twin(position: BCPosition, rules: BCRules, tt_mb: float) -> BCSearch:
+    def twin(position: BCPosition, rules: BCRules, tt_mb: float):
         """The same search with the unblocking move order, run alongside (search.drive)."""
-        return BCSearch(position, rules, tt_mb, order=ORDER_UNBLOCK, slot="twin")
+        s = _searcher()
+        return s.BCSearch(position, rules, tt_mb, order=s.K.ORDER_UNBLOCK, slot="twin")
 
     @staticmethod
     def foundation_cards(position: BCPosition) -> int:
@@ -68,3 +68,9 @@ class BeleagueredCastle:
         for move in moves:
             position = reference.apply_move(position, move)
             yield position
+
+
+def _searcher():
+    """The search adapter, imported on first use (it loads numba and the kernel)."""
+    from . import searcher
+    return searcher

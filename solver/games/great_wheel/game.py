@@ -9,7 +9,6 @@ from . import dealfile, reference
 from .board import render
 from .deals import NUMBERINGS, gw_deal
 from .position import PRESETS, GWPosition, GWRules
-from .searcher import GWSearch
 
 
 class GreatWheel:
@@ -40,7 +39,8 @@ class GreatWheel:
     render = staticmethod(render)
 
     @staticmethod
-    def searcher(position: GWPosition, rules: GWRules, tt_mb: float, slot: str = "main") -> GWSearch:
+    def searcher(position: GWPosition, rules: GWRules, tt_mb: float, slot: str = "main"):
+        from .searcher import GWSearch  # loads numba and the kernel: only when searching
         return GWSearch(position, rules, tt_mb, slot=slot)
 
     @staticmethod

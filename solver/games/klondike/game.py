@@ -9,7 +9,7 @@ from . import dealfile, reference
 from .board import render
 from .deals import NUMBERINGS, klondike_deal
 from .position import KlondikePosition, KlondikeRules
-from .searcher import WORKSPACE_MB, KlondikeSearch
+from .. import computed
 
 
 class Klondike:
@@ -17,7 +17,7 @@ class Klondike:
     aliases = ("k", "solitaire", "patience")
     numberings = NUMBERINGS
     piles_doc = "stock, waste, T1..T7 (left to right as dealt), F1..F4 (foundations of C, D, H, S)"
-    workspace_mb = 2 * WORKSPACE_MB  # the main and the relaxed search's stacks (batch memory sizing)
+    workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB)  # the main and the relaxed search's stacks (batch memory sizing)
 
     @staticmethod
     def make_rules(draw: int = 1, passes: int | None = None, worry_back: bool = True, **extra: Any) -> KlondikeRules:
@@ -37,8 +37,8 @@ class Klondike:
     render = staticmethod(render)
 
     @staticmethod
-    def searcher(position: KlondikePosition, rules: KlondikeRules, tt_mb: float, slot: str = "main") -> KlondikeSearch:
-        return KlondikeSearch(position, rules, tt_mb, slot=slot)
+    def searcher(position: KlondikePosition, rules: KlondikeRules, tt_mb: float, slot: str = "main"):
+        return _searcher().KlondikeSearch(position, rules, tt_mb, slot=slot)
 
     @staticmethod
     def relaxation(rules: KlondikeRules) -> KlondikeRules | None:
@@ -74,3 +74,9 @@ class Klondike:
         for move in moves:
             position = reference.apply_move(position, rules, move)
             yield position
+
+
+def _searcher():
+    """The search adapter, imported on first use (it loads numba and the kernel)."""
+    from . import searcher
+    return searcher
