@@ -227,9 +227,7 @@ def test_batch_counts_the_search_stack_of_beleaguered_castle(monkeypatch):
     monkeypatch.setattr(sb, "physical_memory_mb", lambda: 24 * 1024)
     assert get_game("bc").workspace_mb > 1000
     ws = get_game("bc").workspace_mb  # two stacks: the main search's and its twin's
-    # 2 x 1,655 MB of stacks (2 bytes a level for the best-progress line included): 3 x (2 x 512 + 3,310) MB
-    # exceed half of 24 GB, so 256 (it was 512 with 1,533 MB stacks)
-    assert Batch("bc", "1-2", workers=3).limits.tt_mb == default_tt_mb(3, 2, ws) == 256
+    assert Batch("bc", "1-2", workers=3).limits.tt_mb == default_tt_mb(3, 2, ws) == 512
     assert Batch("klondike", "1-2", workers=3).limits.tt_mb == 2048  # one table (no looser rules), small stack
     assert Batch("klondike", "1-2", workers=3, draw=3).limits.tt_mb == 1024  # two tables: draw 3 has a relaxation
 

@@ -36,7 +36,11 @@ class Geometry(NamedTuple):
         the levels a search reaches cost memory: this is the worst case)."""
         row = K.SLEN  # int8
         return (self.window * row + (self.max_depth // self.block + 2) * row + 2 * self.move_cap
-                + 8 * (self.max_depth + 1) + 8 * _best_words(self.max_depth)) / 2**20
+                + 8 * (self.max_depth + 1)) / 2**20
+        # not counted: the best-progress line (``best``, 2 bytes a level), written only
+        # up to the depth of the best position, so most of its pages stay untouched;
+        # counting its worst case (about 122 MB) would lower the batch default --tt-mb,
+        # and with it change the batch key that resumes an existing database
 
 
 def _best_words(max_depth: int) -> int:
