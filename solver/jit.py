@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 import numba
@@ -47,3 +48,18 @@ def njit(fn=None, **kw):
     if fn is None:
         return lambda f: numba.njit(**kw)(f)
     return numba.njit(**kw)(fn)
+
+
+def announce_compile(fn, label: str) -> bool:
+    """Say on stderr that ``fn``'s kernel is about to be compiled, if numba's cache has
+    no entry for it (the first run after an install or an edit of the package): the
+    compile takes tens of seconds, and silence looks like a hang.  Returns whether it
+    said so.  Reads numba's cache locator (not public API); on any doubt it stays quiet."""
+    try:
+        if os.path.exists(fn._cache._cache_file._index_path):
+            return False
+    except Exception:
+        return False
+    print(f"patience: compiling the {label} search kernel (first run after an install or an update: "
+          f"about 10-20 s on an idle core; cached afterwards)", file=sys.stderr, flush=True)
+    return True

@@ -450,3 +450,24 @@ def test_help_and_usage_errors_do_not_load_numba_or_heavy_modules():
                              check=True).stdout.split()
         assert out[0] == str(code), (args, out)
         assert " ".join(out[1:]) == loaded, (args, out)
+
+
+def test_a_kernel_compile_is_announced_only_when_the_cache_lacks_it(tmp_path):
+    """Issue 12: say on stderr when a kernel is compiled for the first time."""
+    import os
+    import subprocess
+    import sys as _sys
+
+    from solver.games.klondike import kernel as K
+    from solver.games.klondike.searcher import warm_up
+    from solver.jit import announce_compile
+
+    probe = ("import solver.games.klondike.kernel as K\nfrom solver.jit import announce_compile\n"
+             "print(announce_compile(K.search_run, 'Klondike'))")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PATIENCE_CACHE_DIR"] = str(tmp_path)  # an empty cache: the kernel would compile
+    out = subprocess.run([_sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.split() == ["True"]
+    assert "compiling the Klondike search kernel" in out.stderr
+    warm_up()  # this process's cache now holds it
+    assert announce_compile(K.search_run, "Klondike") is False

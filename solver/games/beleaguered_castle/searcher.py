@@ -9,6 +9,7 @@ import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
+from ...jit import announce_compile
 from ...search import KernelSearch, table_for, unpack_moves16, workspace_for
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
@@ -74,6 +75,7 @@ def warm_up() -> None:
     if _warm:
         return
     _warm = True
+    announce_compile(K.search_run, "Beleaguered Castle")
     from .deals import bc_deal
 
     s = BCSearch(bc_deal(1, "solvitaire"), BCRules(), 1, warm=False)

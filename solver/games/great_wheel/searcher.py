@@ -9,6 +9,7 @@ import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
+from ...jit import announce_compile
 from ...search import KernelSearch, table_for, unpack_moves16, workspace_for
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array, talon_of
@@ -57,6 +58,7 @@ def warm_up() -> None:
     if _warm:
         return
     _warm = True
+    announce_compile(K.search_run, "Great Wheel")
     from .deals import endgame_deal
 
     s = GWSearch(endgame_deal(1, 6, 2, 2), GWRules("pysolfc"), 1, warm=False)

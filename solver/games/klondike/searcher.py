@@ -8,6 +8,7 @@ import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
+from ...jit import announce_compile
 from ...search import KernelSearch, table_for, workspace_for
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
@@ -44,6 +45,7 @@ def warm_up() -> None:
     if _warm:
         return
     _warm = True
+    announce_compile(K.search_run, "Klondike")
     from .deals import klondike_deal
 
     s = KlondikeSearch(klondike_deal(1, "pysolfc", 3), KlondikeRules(draw=3), 1, warm=False, slot="warm")

@@ -8,6 +8,7 @@ import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
+from ...jit import announce_compile
 from ...search import KernelSearch, Restarts, luby, table_for, workspace_for
 from . import endgame
 from . import kernel as K
@@ -40,6 +41,7 @@ def warm_up() -> None:
     if _warm:
         return
     _warm = True
+    announce_compile(K.search_run, "Windmill")
     from .deals import windmill_deal
 
     s = WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(), 2, warm=False, slot="warm", noise=1)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ...moves import Move
 from ...result import LOST, MEMORY_LIMIT, WON
+from ...jit import announce_compile
 from ...search import KernelSearch, Limits, Restarts, drive, luby, table_for, workspace_for
 from . import welford_kernel as K
 from .welford_codec import decode, encode, log_to_moves, rules_array
@@ -41,6 +42,7 @@ def warm_up() -> None:
     if _warm:
         return
     _warm = True
+    announce_compile(K.search_run, "Windmill (welford)")
     from .welford_deals import welford_deal
 
     s = WelfordSearch(welford_deal(1, ranks=3, sails=2), 1, warm=False, slot="warm")
