@@ -61,5 +61,5 @@ def announce_compile(fn, label: str) -> bool:
     except Exception:
         return False
     print(f"patience: compiling the {label} search kernel (first run after an install or an update: "
-          f"about 10-20 s on an idle core; cached afterwards)", file=sys.stderr, flush=True)
+          f"about 10-20 s; cached afterwards)", file=sys.stderr, flush=True)
     return True

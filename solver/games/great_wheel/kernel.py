@@ -83,6 +83,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
+from ...bestpath import keep_path_packed
 from ...tt import tt_insert
 
 CAP = 16
@@ -504,16 +505,7 @@ def search_run(ring, ckpt, moves, lend, lnext, ctr, best, talon, rules, table, t
         for x in range(8):
             home += child[EV0 + x] + child[OD0 + x]
         if home > best[0]:
-            best[0] = home
-            best[1] = d + 1
-            word = np.int64(0)
-            for x in range(d + 1):
-                word |= np.int64(moves[lnext[x] - 1]) << (16 * (x & 3))
-                if x & 3 == 3:
-                    best[2 + (x >> 2)] = word
-                    word = np.int64(0)
-            if (d + 1) & 3:
-                best[2 + ((d + 1) >> 2)] = word
+            keep_path_packed(best, home, moves, lnext, d)
         if is_won(child, rules):
             d += 1
             ctr[C_STATUS] = ST_WON

@@ -57,6 +57,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
+from ...bestpath import keep_path
 from ...tt import tt_insert
 
 CAP = 20
@@ -610,10 +611,7 @@ def search_run(states, moves, lstart, lend, lnext, ctr, best, talon, ntalon, rul
             continue
         home = child[FND0] + child[FND0 + 1] + child[FND0 + 2] + child[FND0 + 3]
         if home > best[0]:
-            best[0] = home
-            best[1] = d + 1
-            for x in range(d + 1):
-                best[2 + x] = moves[lnext[x] - 1]
+            keep_path(best, home, moves, lnext, d)
         if is_won(child, rules):
             d += 1
             ctr[C_STATUS] = ST_WON

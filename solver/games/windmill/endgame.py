@@ -72,8 +72,8 @@ MOVES = 13
 EG_LOST, EG_WON, EG_UNDECIDED = 1, 0, -1
 
 # counters in the ``egc`` array
-E_STAMP, E_CALLS, E_LOST, E_WON, E_UNDECIDED, E_NODES = 0, 1, 2, 3, 4, 5
-EGC_LEN = 6
+E_STAMP, E_CALLS, E_LOST, E_NODES = 0, 1, 2, 3
+EGC_LEN = 4
 
 
 SET_BITS = 14  # slots of the visited set; a search may store half of them
@@ -97,6 +97,19 @@ def _mark(visit, idx, stamp):
         h = (h + 1) & mask
     visit[0, h] = stamp
     visit[1, h] = idx
+    return True
+
+
+@njit(inline="always")
+def _undo(f, pool):
+    """Give back to the pool what the play that made frame f took and brought; True if
+    a queue card had joined (the queue pointer must step back)."""
+    if f[F_PLAYED] == 0:
+        return False
+    pool[f[F_PLAYED]] += 1
+    if f[F_JOINED] == 0:
+        return False
+    pool[f[F_JOINED]] -= 1
     return True
 
 
@@ -154,11 +167,8 @@ def solve(cen, kings, flag, pool, queue, nqueue, R, strict, visit, stack, egc, m
         mv = fr[F_NEXT]
         if mv >= MOVES:
             # undo the play that made this frame, then back to the parent
-            if fr[F_PLAYED] > 0:
-                pool[fr[F_PLAYED]] += 1
-                if fr[F_JOINED] > 0:
-                    pool[fr[F_JOINED]] -= 1
-                    wp -= 1
+            if _undo(fr, pool):
+                wp -= 1
             if d == 0:
                 break
             d -= 1
@@ -200,13 +210,6 @@ def solve(cen, kings, flag, pool, queue, nqueue, R, strict, visit, stack, egc, m
                 continue
         if d + 1 >= stack.shape[0] or nodes >= max_nodes:
             result = EG_UNDECIDED
-            # restore the pool: undo every play on the stack
-            for x in range(d, 0, -1):
-                f = stack[x]
-                if f[F_PLAYED] > 0:
-                    pool[f[F_PLAYED]] += 1
-                    if f[F_JOINED] > 0:
-                        pool[f[F_JOINED]] -= 1
             break
         ch = stack[d + 1]
         for x in range(FRAME):
@@ -241,19 +244,9 @@ def solve(cen, kings, flag, pool, queue, nqueue, R, strict, visit, stack, egc, m
                 ch[F_JOINED] = j
                 wp += 1
         d += 1
-    if result == EG_WON:
-        # restore the pool: undo every play on the stack (root frame made by no play)
-        for x in range(d, 0, -1):
-            f = stack[x]
-            if f[F_PLAYED] > 0:
-                pool[f[F_PLAYED]] += 1
-                if f[F_JOINED] > 0:
-                    pool[f[F_JOINED]] -= 1
+    for x in range(d, 0, -1):  # won or undecided: give the pool back (lost: it is back)
+        _undo(stack[x], pool)
     egc[E_NODES] += nodes
     if result == EG_LOST:
         egc[E_LOST] += 1
-    elif result == EG_WON:
-        egc[E_WON] += 1
-    else:
-        egc[E_UNDECIDED] += 1
     return result

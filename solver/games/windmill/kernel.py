@@ -112,6 +112,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
+from ...bestpath import keep_path
 from ...order import noise, noise_base
 from ...tt import tt_insert
 from . import endgame as EG
@@ -281,7 +282,7 @@ def is_won(st, rules):
 
 
 @njit
-def endgame_lost(st, seq, rules, visit, egstack, egc, pool, queue):
+def endgame_lost(st, seq, rules, visit, egstack, egc, pool, queue, kings):
     """True if the foundation endgame E of st (endgame.py: exact with the stock empty, a
     relaxation before) is lost, so that st is lost; False if E is won or undecided."""
     R = rules[R_RANKS]
@@ -300,7 +301,6 @@ def endgame_lost(st, seq, rules, visit, egstack, egc, pool, queue):
     for j in range(nw - 2, -1, -1):
         queue[nq] = np.int64(seq[st[WST0 + j]]) % 13 + 1
         nq += 1
-    kings = queue[SEQ_MAX:SEQ_MAX + 4]
     for k in range(4):
         kings[k] = st[KLEN0 + k]
     got = EG.solve(np.int64(st[CLEN]), kings, np.int64(st[FLAG]), pool, queue, nq, R, rules[R_STRICT] != 0,
@@ -482,7 +482,8 @@ def search_run(rows, moves, lend, lnext, ctr, best, seq, rules, table, ttctr, to
     maxd = rows.shape[0] - 1
     eg_on = rules[R_ENDGAME] >= 0
     pool = np.zeros(14, dtype=np.int64)
-    queue = np.zeros(SEQ_MAX + 4, dtype=np.int64)
+    queue = np.zeros(SEQ_MAX, dtype=np.int64)
+    kings = np.zeros(4, dtype=np.int64)
     d = ctr[C_DEPTH]
     stop = ctr[C_NODES] + budget
     while True:
@@ -513,17 +514,14 @@ def search_run(rows, moves, lend, lnext, ctr, best, seq, rules, table, ttctr, to
             continue
         home = np.int64(child[CLEN]) + child[KLEN0] + child[KLEN0 + 1] + child[KLEN0 + 2] + child[KLEN0 + 3]
         if home > best[0]:
-            best[0] = home
-            best[1] = d + 1
-            for x in range(d + 1):
-                best[2 + x] = moves[lnext[x] - 1]
+            keep_path(best, home, moves, lnext, d)
         if is_won(child, rules):
             d += 1
             ctr[C_STATUS] = ST_WON
             break
         if eg_on and rules[R_NSEQ] - child[TURNED] <= rules[R_ENDGAME]:
             # proven lost by its foundation endgame (endgame.py): nothing to enter
-            if endgame_lost(child, seq, rules, eg_visit, eg_stack, egc, pool, queue):
+            if endgame_lost(child, seq, rules, eg_visit, eg_stack, egc, pool, queue, kings):
                 continue
         if d + 1 >= maxd or lend[d] + MOVE_SLOTS > moves.shape[0]:
             ctr[C_STATUS] = ST_STACK

@@ -80,6 +80,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
+from ...bestpath import keep_path
 from ...order import noise as _noise, noise_base
 from ...tt import tt_insert
 
@@ -484,10 +485,7 @@ def search_run(states, moves, lend, lnext, ctr, best, talon, rules, table, ttctr
             continue
         home = np.int64(child[CENTRE]) + child[KLEN0] + child[KLEN0 + 1] + child[KLEN0 + 2] + child[KLEN0 + 3]
         if home > best[0]:
-            best[0] = home
-            best[1] = d + 1
-            for x in range(d + 1):
-                best[2 + x] = moves[lnext[x] - 1]
+            keep_path(best, home, moves, lnext, d)
         if is_won(child, rules):
             d += 1
             ctr[C_STATUS] = ST_WON
