@@ -8,22 +8,99 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from .games import get_game
+from .dealfile import DealFileError, read_json
+from .games import game_names, get_game
+from .lines import without_cycles
 from .result import WON, BestProgress, SolveResult, VerificationError
-from .search import DEFAULT_TT_MB, Limits, StopFlag, drive
+from .search import DEFAULT_TT_MB, Limits, Status, StopFlag, drive
+
+
+def rule_options(rules: Any) -> dict[str, Any]:
+    """The keyword options that make ``rules`` again (``make_rules(**rule_options(r))``)."""
+    out = dict(rules.to_json())
+    if out.get("passes") == "unlimited":
+        out["passes"] = None
+    return out
+
+
+def deal_file_json(g: Any, rules: Any, position: Any, *, seed: int | None = None,
+                   numbering: str | None = None) -> dict:
+    """A deal file for ``position`` that says where it comes from: game, rules and, for a
+    numbered deal, seed and numbering (dealfile.META_KEYS); every loader accepts them."""
+    meta: dict[str, Any] = {"game": g.name, "rules": rules.to_json()}
+    if seed is not None:
+        meta["seed"], meta["numbering"] = seed, numbering
+    return {**meta, **g.deal_to_json(position)}
+
+
+def deal_file_options(g: Any, path: str | Path) -> dict[str, Any]:
+    """The rule options a deal file names ("rules"), after checking that it is a file of
+    game ``g`` when it says ("game"); {} for a file that names neither."""
+    obj = read_json(path)
+    if not isinstance(obj, dict):
+        return {}
+    named = obj.get("game")
+    if named is not None:
+        try:
+            other = get_game(str(named))
+        except ValueError:
+            raise DealFileError(f"{path}: unknown game {named!r} in the file") from None
+        if other.name != g.name:
+            name = "standard input" if str(path) == "-" else path
+            raise DealFileError(f"{name} is a {other.name} deal file, not {g.name}: "
+                                f"try 'patience solve {other.name} --deal {path}'")
+    rules = obj.get("rules", {})
+    if not isinstance(rules, dict):
+        raise DealFileError(f"{path}: \"rules\" must be an object like {{\"rules\": \"strict\"}}")
+    out = dict(rules)
+    if out.get("passes") == "unlimited":
+        out["passes"] = None
+    return out
+
+
+def _looks_like(path: str | Path, g: Any, rules: Any) -> str | None:
+    """Which other game or preset reads the file that ``g`` under ``rules`` refused, as a
+    hint for the error message (None if no other one reads it)."""
+    tries = [(other, {"rules": p} if p else {}) for other in map(get_game, game_names())
+             for p in (other.presets or (None,))]
+    for other, opts in tries:
+        if other.name == g.name and other.make_rules(**opts) == rules:
+            continue
+        try:
+            other.load_deal(path, other.make_rules(**opts)).validate()
+        except (ValueError, OSError):
+            continue
+        default = not opts or opts["rules"] == other.presets[0]
+        flag = "" if default else f" --rules {opts['rules']}"
+        return f"{other.name}{flag}"
+    return None
 
 
 def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
               deal: Any = None, **options: Any):
-    """Return (game adapter, rules, position) for a numbered deal or a deal file/position."""
+    """Return (game adapter, rules, position) for a numbered deal or a deal file/position.
+
+    A deal file's own "rules" apply unless ``options`` name others."""
     g = get_game(game)
+    is_path = isinstance(deal, (str, Path))
+    if is_path:
+        options = {**deal_file_options(g, deal), **options}
     rules = g.make_rules(**options)
     if deal is not None:
         if seed is not None:
             raise ValueError("give a seed or a deal file, not both")
-        position = g.load_deal(deal, rules) if isinstance(deal, (str, Path)) else deal
+        if is_path:
+            try:
+                position = g.load_deal(deal, rules)
+            except DealFileError as err:
+                hint = _looks_like(deal, g, rules)
+                if hint is None:
+                    raise
+                raise DealFileError(f"{err} (it reads as a {hint} deal file)") from None
+        else:
+            position = deal
         position.validate()
     else:
         if seed is None:
@@ -45,13 +122,16 @@ def _counters(*searches) -> dict[str, int]:
 
 def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", deal: Any = None,
           max_nodes: int | None = None, timeout: float | None = None, tt_mb: float = DEFAULT_TT_MB,
-          stop: StopFlag | None = None, **options: Any) -> SolveResult:
+          stop: StopFlag | None = None, progress: Callable[[Status], None] | None = None,
+          **options: Any) -> SolveResult:
     """Decide one deal: won (with a replayed line), lost (space exhausted) or unknown.
 
     ``options`` are the game's rule options (Klondike: draw, passes, worry_back).
     A won line that the reference engine rejects raises VerificationError: that is a
     bug in the kernel, and it is never reported as a win.  ``stop`` (an Event set by
     another thread or process) ends the search early as unknown: interrupted.
+    ``progress`` (optional) is called after every slice of the search with a
+    ``search.Status`` (nodes, stored positions, seconds, best cards so far).
     """
     limits = Limits(max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
     g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
@@ -60,7 +140,7 @@ def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", dea
     relaxed = g.searcher(position, looser, tt_mb, slot="relaxed") if looser is not None else None
     twin = g.twin(position, rules, tt_mb) if relaxed is None and hasattr(g, "twin") else None
     before = _counters(kernel, twin)
-    out = drive(kernel, limits, stop, relaxed, twin)
+    out = drive(kernel, limits, stop, relaxed, twin, progress)
     counters = {k: v - before.get(k, 0) for k, v in _counters(kernel, twin).items()}
     proof = out.proof
     if proof == "search" and counters.get("endgame_lost", 0) > 0:
@@ -75,12 +155,20 @@ def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", dea
         result.best_progress = BestProgress(out.best.cards, g.total_cards(position))
         result.line_to_best = out.best.line
     if out.verdict == WON:
-        try:
-            g.verify(position, rules, out.line)
-        except ValueError as err:
-            raise VerificationError(
-                f"BUG: the kernel's winning line for {g.name} {seed if deal is None else '(deal file)'} "
-                f"fails replay in the reference engine: {err}"
-            ) from err
+        _verify(g, position, rules, out.line, f"{g.name} {seed if deal is None else '(deal file)'}")
+        result.moves_found = len(out.line)
+        clean = without_cycles(g, position, rules, out.line)
+        if len(clean) < len(out.line):
+            _verify(g, position, rules, clean, f"{g.name} {seed if deal is None else '(deal file)'}, loops cut")
+            result.moves = clean
         result.verified = True
     return result
+
+
+def _verify(g: Any, position: Any, rules: Any, line: list, what: str) -> None:
+    """Replay a winning line in the reference engine; a line it rejects is a bug."""
+    try:
+        g.verify(position, rules, line)
+    except ValueError as err:
+        raise VerificationError(f"BUG: the kernel's winning line for {what} fails replay in the reference "
+                                f"engine: {err}") from err

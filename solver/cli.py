@@ -11,13 +11,15 @@ import os
 import signal
 import sqlite3
 import sys
+import threading
 
 import click
 
 from . import api
 from .games import game_names, get_game
+from .lines import steps
 from .moves import Move
-from .result import VerificationError
+from .result import VerificationError, describe_rules
 from .search import DEFAULT_TT_MB
 
 
@@ -35,12 +37,52 @@ def _seed(text: str | None) -> int | None:
 
 
 def _passes(text: str | None) -> int | None:
-    if text is None or text.lower() in ("unlimited", "inf", "0"):
+    if text is None or text.strip().lower() in ("unlimited", "inf"):
         return None
     try:
-        return int(text)
+        passes = int(text)
     except ValueError:
-        raise PatienceError(f"invalid --passes {text!r}: expected a number or 'unlimited'") from None
+        raise PatienceError(f"invalid --passes {text!r}: expected a number from 1 or 'unlimited'") from None
+    if passes < 1:
+        raise PatienceError(f"invalid --passes {text!r}: at least 1 pass (or 'unlimited')")
+    return passes
+
+
+# the command-line flag of each rule option (the library's keyword -> what the user typed)
+FLAGS = {"draw": "--draw", "passes": "--passes", "worry_back": "--no-worry-back", "rules": "--rules"}
+
+
+def _applicable(game: str, options: dict) -> None:
+    """Refuse, naming the flag, a rule option that the game does not have."""
+    import inspect
+
+    try:
+        g = get_game(game)
+    except ValueError as err:
+        raise PatienceError(str(err)) from None
+    params = inspect.signature(g.make_rules).parameters.values()
+    known = [p.name for p in params if p.kind is not p.VAR_KEYWORD]
+    for key in options:
+        if key not in known:
+            has = ", ".join(FLAGS.get(k, k) for k in known) or "no rule options"
+            raise PatienceError(f"{FLAGS.get(key, key)} does not apply to {g.name} (its options: {has})")
+
+
+def _memory_mb() -> float | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _check_tt_mb(tt_mb: float | None) -> None:
+    if tt_mb is None:
+        return
+    if not tt_mb > 0:
+        raise PatienceError(f"invalid --tt-mb {tt_mb:g}: must be more than 0")
+    ram = _memory_mb()
+    if ram is not None and tt_mb > ram:
+        raise PatienceError(f"--tt-mb {tt_mb:,.0f} is more than this machine's memory ({ram:,.0f} MB)")
 
 
 def _rule_options(draw, passes, no_worry_back, rules_name) -> dict:
@@ -53,8 +95,12 @@ def _rule_options(draw, passes, no_worry_back, rules_name) -> dict:
     if no_worry_back:
         out["worry_back"] = False
     if rules_name is not None:
-        out["rules"] = rules_name
+        out["rules"] = rules_name.strip().lower()
     return out
+
+
+def _lower(_ctx, _param, value):
+    return None if value is None else value.strip().lower()
 
 
 def rule_options(f):
@@ -62,45 +108,19 @@ def rule_options(f):
     f = click.option("--no-worry-back", is_flag=True, help="Klondike: foundation cards never return to the tableau.")(f)
     f = click.option("--passes", metavar="N|unlimited", help="Klondike: passes through the stock (default unlimited).")(f)
     f = click.option("--draw", type=int, metavar="K", help="Klondike: cards turned per draw (default 1).")(f)
-    f = click.option("--numbering", default="pysolfc", show_default=True,
-                     help="Deal numbering: pysolfc (PySolFC game numbers) or solvitaire.")(f)
+    f = click.option("--numbering", default=None, callback=_lower,
+                     help="Deal numbering: pysolfc (PySolFC game numbers, the default) or solvitaire.")(f)
     return f
 
 
 def _deal(game, seed, numbering, deal_file, options):
+    _applicable(game, options)
+    if deal_file is not None and numbering is not None:
+        raise PatienceError("--numbering applies to seeds, not to a --deal file")
     try:
-        return api.make_deal(game, _seed(seed), numbering=numbering, deal=deal_file, **options)
+        return api.make_deal(game, _seed(seed), numbering=numbering or "pysolfc", deal=deal_file, **options)
     except (ValueError, OSError) as err:
         raise PatienceError(str(err).splitlines()[0] if str(err) else repr(err)) from None
-
-
-def format_line(moves: list[Move]) -> list[str]:
-    """Numbered moves for a person; runs of draws are folded into one step."""
-    out: list[str] = []
-    i = 0
-    step = 0
-    while i < len(moves):
-        m = moves[i]
-        step += 1
-        if m.is_draw:
-            j = i
-            while j < len(moves) and moves[j].is_draw:
-                j += 1
-            counts = [x.count for x in moves[i:j]]
-            times = f"{j - i} times" if j - i > 1 else "once"
-            cards = sum(counts)
-            out.append(f"{step:4d}. draw {times} from the stock ({cards} card{'s' if cards != 1 else ''})")
-            i = j
-            continue
-        if m.is_redeal:
-            out.append(f"{step:4d}. turn the waste over into the stock (redeal)")
-        elif m.count == 1:
-            out.append(f"{step:4d}. {m.card}  {m.src} -> {m.dst}")
-        else:
-            more = "the card" if m.count == 2 else f"the {m.count - 1} cards"
-            out.append(f"{step:4d}. {m.card} and {more} on it  {m.src} -> {m.dst}")
-        i += 1
-    return out
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -121,24 +141,74 @@ def main() -> None:
 @click.option("--show", is_flag=True, help="Print the board after every move.")
 def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_name,
           max_nodes, timeout, tt_mb, as_json, show):
-    """Solve one deal: GAME and a SEED (deal number), or --deal FILE."""
+    """Solve one deal: GAME and a SEED (deal number), or --deal FILE ('-': standard input)."""
+    if show and as_json:
+        raise PatienceError("--show prints boards for a person; it cannot go with --json")
+    _check_tt_mb(tt_mb)
     options = _rule_options(draw, passes, no_worry_back, rules_name)
     g, rules, position = _deal(game, seed, numbering, deal_file, options)
+    numbering = numbering or "pysolfc"
+    options = api.rule_options(rules)  # with the rules a deal file named
+    live = LiveLine(g.total_cards(position)) if sys.stderr.isatty() else None
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())  # Ctrl-C ends the search, not the report
     try:
-        result = api.solve(game, _seed(seed), numbering=numbering, deal=position if deal_file else None,
-                           max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, **options)
+        result = api.solve(game, _seed(seed), numbering=numbering, deal=position if deal_file is not None else None,
+                           max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, stop=stop, progress=live, **options)
     except VerificationError as err:
         click.echo(str(err), err=True)
         sys.exit(3)
     except ValueError as err:
         raise PatienceError(str(err)) from None
-    if deal_file:
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if live is not None:
+            live.clear()
+    _print_result(g, rules, position, result, deal_file, numbering, as_json, show)
+    if result.reason == "interrupted":
+        click.echo("patience: interrupted", err=True)
+        sys.exit(130)
+
+
+class LiveLine:
+    """The search's progress on one terminal line of stderr, once it has run a second."""
+
+    def __init__(self, cards: int) -> None:
+        self.cards = cards
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, s) -> None:
+        if s.seconds < 1 or s.seconds - self.last < 0.5:
+            return
+        self.last = s.seconds
+        rate = s.nodes / s.seconds
+        text = (f"searching {s.seconds:.0f} s: {s.nodes:,} nodes ({rate / 1e6:.2f} M/s), {s.stored:,} stored, "
+                f"best {s.best_cards}/{self.cards} home")
+        click.echo("\r" + text[:_width() - 1] + "\x1b[K", err=True, nl=False)
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            click.echo("\r\x1b[K", err=True, nl=False)
+
+
+def _width() -> int:
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+def _print_result(g, rules, position, result, deal_file, numbering, as_json, show) -> None:
+    """The result of one solve, as text for a person or as one JSON object."""
+    if deal_file is not None:
         result.seed, result.numbering = None, None
     if as_json:
         click.echo(json.dumps(result.to_json()))
         return
-    where = f"#{result.seed} ({numbering} numbering)" if result.seed is not None else f"deal file {deal_file}"
-    rules_text = ", ".join(f"{k}={v}" for k, v in result.rules.items()) or "standard (the game has no options)"
+    source = "standard input" if deal_file == "-" else deal_file
+    where = f"#{result.seed} ({numbering} numbering)" if result.seed is not None else f"deal file {source}"
+    rules_text = describe_rules(result.rules)
     click.echo(f"{g.name} {where}, rules: {rules_text}")
     verdict = result.verdict
     if result.reason:
@@ -151,20 +221,25 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
         verdict += " (search exhausted; some positions proved lost by the foundation-endgame test)"
     click.echo(f"verdict: {verdict}")
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
-    click.echo(f"nodes: {result.nodes}   time: {result.seconds:.3f} s   ({rate:,.0f} nodes/s)")
+    click.echo(f"nodes: {result.nodes}   positions stored: {result.stored_states}   time: {result.seconds:.3f} s   "
+               f"({rate:,.0f} nodes/s)")
     if not result.won and result.best_progress is not None:
         click.echo(f"best found: {result.best_progress}")
     if not result.moves:
         return
-    click.echo(f"winning line: {len(result.moves)} moves")
+    positions = list(g.positions(position, rules, result.moves))
+    numbered = steps(result.moves, positions)
+    shortened = (f"; {result.moves_found - len(result.moves)} moves of loops cut from the search's line"
+                 if result.moves_found > len(result.moves) else "")
+    click.echo(f"winning line: {len(numbered)} steps ({len(result.moves)} moves{shortened})")
     if show:
         click.echo(g.render(position))
-        for n, (move, after) in enumerate(zip(result.moves, g.positions(position, rules, result.moves)), 1):
-            click.echo(f"\n{n}. {move}")
-            click.echo(g.render(after))
+        for n, (text, last) in enumerate(numbered, 1):
+            click.echo(f"\n{n}. {text}")
+            click.echo(g.render(positions[last]))
     else:
-        for line in format_line(result.moves):
-            click.echo(line)
+        for n, (text, _last) in enumerate(numbered, 1):
+            click.echo(f"{n:4d}. {text}")
 
 
 @main.command()
@@ -175,9 +250,11 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
 def deal(game, seed, numbering, draw, passes, no_worry_back, rules_name, as_json):
     """Print deal SEED of GAME as a board (or, with --json, as a deal file)."""
     options = _rule_options(draw, passes, no_worry_back, rules_name)
-    g, _rules, position = _deal(game, seed, numbering, None, options)
+    g, rules, position = _deal(game, seed, numbering, None, options)
+    numbering = numbering or "pysolfc"
     if as_json:
-        click.echo(json.dumps(g.deal_to_json(position), indent=1))
+        click.echo(json.dumps(api.deal_file_json(g, rules, position, seed=_seed(seed), numbering=numbering),
+                              indent=1))
     else:
         click.echo(f"{g.name} #{seed} ({numbering} numbering)")
         click.echo(g.render(position))
@@ -231,7 +308,10 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
     from .stats import win_rate
     from .store import StoreError, default_db_path
 
+    _check_tt_mb(tt_mb)
     options = _rule_options(draw, passes, no_worry_back, rules_name)
+    _applicable(game, options)
+    numbering = numbering or "pysolfc"
     db = db_path or default_db_path()
     try:
         b = Batch(game, seed_spec, numbering=numbering, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
@@ -242,9 +322,12 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
         raise PatienceError(f"--scheduler needs dask: pip install 'dask[distributed]' ({err})") from None
     kind = {"processes": ("process", "processes"), "threads": ("thread", "threads")}[b.mode]
     where = f"Dask cluster {scheduler}" if scheduler else f"{b.workers} worker {kind[b.workers != 1]}"
-    click.echo(f"{b.game} ({numbering}) " + (", ".join(f"{k}={v}" for k, v in b.rules.items()) or "default rules")
+    click.echo(f"{b.game} ({numbering}) rules: " + describe_rules(b.rules)
                + f"; seeds {b.seeds} ({len(b.seeds)}); {b.todo} to solve on {where}; tt {b.limits.tt_mb:g} MB"
                + f"; database {db}", err=True)
+    if timeout is None and max_nodes is None and b.todo:
+        click.echo("patience: warning: neither --timeout nor --max-nodes is set, so one hard deal can hold this "
+                   "batch for hours (try --timeout 60)", err=True)
     bar = tqdm(total=len(b.seeds), initial=len(b.seeds) - b.todo, unit="deal",
                disable=None if progress is None else not progress, dynamic_ncols=True, smoothing=0.05)
 
@@ -304,20 +387,30 @@ def report(db_path, out_dir):
               help="Output file ('-': standard output).")
 def export(db_path, fmt, out_file):
     """Every stored deal, one row each, as CSV or JSON lines."""
+    with _existing_db(db_path) as store:
+        try:
+            out = click.open_file(out_file, "w")
+        except OSError as err:
+            raise PatienceError(f"cannot write {out_file!r}: {err.strerror or err}") from None
+        with out:
+            _write_export(store, fmt, out)
+
+
+def _write_export(store, fmt, out) -> None:
+    """Write every stored row to ``out`` as JSON lines or CSV."""
     import csv
 
-    with _existing_db(db_path) as store, click.open_file(out_file, "w") as out:
-        writer = None
-        for row in store.export():
-            if fmt == "jsonl":
-                out.write(json.dumps(row) + "\n")
-                continue
-            row = {**row, "rules": json.dumps(row["rules"], sort_keys=True),
-                   "line": "" if row["line"] is None else json.dumps(row["line"])}
-            if writer is None:
-                writer = csv.DictWriter(out, fieldnames=list(row), lineterminator="\n")
-                writer.writeheader()
-            writer.writerow(row)
+    writer = None
+    for row in store.export():
+        if fmt == "jsonl":
+            out.write(json.dumps(row) + "\n")
+            continue
+        row = {**row, "rules": json.dumps(row["rules"], sort_keys=True),
+               "line": "" if row["line"] is None else json.dumps(row["line"])}
+        if writer is None:
+            writer = csv.DictWriter(out, fieldnames=list(row), lineterminator="\n")
+            writer.writeheader()
+        writer.writerow(row)
 
 
 @main.command()
@@ -355,6 +448,13 @@ def run() -> None:
     except KeyboardInterrupt:
         click.echo("patience: interrupted", err=True)
         sys.exit(130)
+    except click.NoSuchOption as e:
+        name = e.option_name or ""
+        if name[1:].isdigit():  # "patience solve klondike -1": a seed, not an option
+            click.echo(f"patience: error: invalid seed {name!r}: deal numbers are whole numbers from 1", err=True)
+        else:
+            click.echo(f"patience: error: {e.format_message()}", err=True)
+        sys.exit(2)
     except click.ClickException as e:
         click.echo(f"patience: error: {e.format_message()}", err=True)
         sys.exit(2)

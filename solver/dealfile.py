@@ -2,14 +2,15 @@
 
 A deal file is JSON in Solvitaire's style (see each game's ``dealfile`` module for its
 keys).  Cards are written ``10H``, ``AS``; read as a rank (``A``, ``2``..``10``, ``J``,
-``Q``, ``K``, also ``T`` and ``1``..``13``) and a suit (``C D H S``); a lower-case suit
-means face down.  Every problem is a ``DealFileError`` whose message is one line that
+``Q``, ``K``, also ``T``) and a suit (``C D H S``); a lower-case suit means face down.
+Numbers other than 2..10 are refused (``11H`` is not silently a Jack).  Every problem is a ``DealFileError`` whose message is one line that
 names the file and the place, so the CLI can print it and exit 2.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -30,13 +31,14 @@ def card_token(card: Card, face_down: bool = False) -> str:
 
 
 def parse_card(token: object, where: str) -> tuple[Card, bool]:
-    """(card, face_up) from a token; digits 1..13 are accepted as ranks like Solvitaire."""
+    """(card, face_up) from a token."""
     if not isinstance(token, str):
         raise DealFileError(f"{where}: a card must be a string like \"10H\", not {json.dumps(token)}")
     text = token.strip()
     digits = text[:-1]
-    if digits.isascii() and digits.isdigit() and 1 <= int(digits) <= 13:
-        text = RANKS[int(digits) - 1] + text[-1]  # "1H" -> "AH", "12H" -> "QH"
+    if digits.isascii() and digits.isdigit() and int(digits) in (1, 11, 12, 13):
+        name = RANKS[int(digits) - 1] + text[-1]
+        raise DealFileError(f"{where}: unknown card {json.dumps(token)} (ranks are A, 2..10, J, Q, K: write {name})")
     try:
         return parse_card_token(text)
     except CardError:
@@ -51,12 +53,17 @@ def parse_face_up(token: object, where: str, game: str) -> Card:
     return card
 
 
+# keys every game's deal file may carry: where the position comes from (``patience deal
+# --json`` writes them; ``api.make_deal`` checks the game and takes the rules)
+META_KEYS = ("game", "rules", "seed", "numbering")
+
+
 def check_object(obj: object, keys: tuple[str, ...]) -> dict:
     """The deal-file object, refusing anything but a JSON object with known keys."""
     if not isinstance(obj, dict):
         raise DealFileError(f"a deal file must hold a JSON object, not {type(obj).__name__}")
     for key in obj:
-        if key not in keys:
+        if key not in keys and key not in META_KEYS:
             raise DealFileError(f"unknown key {json.dumps(key)} (known keys: {', '.join(keys)})")
     return obj
 
@@ -76,18 +83,35 @@ def int_field(obj: dict, key: str, default: int, low: int, high: int) -> int:
     return value
 
 
+STDIN = "-"  # the path that means standard input
+_stdin_text: str | None = None  # standard input is read once and kept: a deal is loaded more than once
+
+
+def _text(path: str | Path) -> str:
+    global _stdin_text
+    if str(path) == STDIN:
+        if _stdin_text is None:
+            _stdin_text = sys.stdin.buffer.read().decode("utf-8-sig")
+        return _stdin_text
+    return Path(path).read_text(encoding="utf-8-sig")  # a byte-order mark is allowed
+
+
 def read_json(path: str | Path) -> Any:
-    """The parsed JSON of a file; a missing, unreadable or non-JSON file is a DealFileError."""
+    """The parsed JSON of a file ('-': standard input); a missing, unreadable or non-JSON
+    file is a DealFileError."""
+    name = "standard input" if str(path) == STDIN else path
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = _text(path)
     except OSError as e:
-        raise DealFileError(f"{path}: cannot read the file ({e.strerror or e})") from None
+        raise DealFileError(f"{name}: cannot read the file ({e.strerror or e})") from None
     except UnicodeDecodeError:
-        raise DealFileError(f"{path}: not a UTF-8 text file") from None
+        raise DealFileError(f"{name}: not a UTF-8 text file") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise DealFileError(f"{path}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+        raise DealFileError(f"{name}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    except RecursionError:
+        raise DealFileError(f"{name}: JSON nested too deeply to be a deal file") from None
 
 
 def load_with(path: str | Path, from_json: Callable[[Any], P]) -> P:
@@ -96,7 +120,7 @@ def load_with(path: str | Path, from_json: Callable[[Any], P]) -> P:
     try:
         return from_json(obj)
     except DealFileError as e:
-        raise DealFileError(f"{path}: {e}") from None
+        raise DealFileError(f"{'standard input' if str(path) == STDIN else path}: {e}") from None
 
 
 def dump_with(position: Any, path: str | Path, to_json: Callable[[Any], dict], piles_key: str = "tableau piles",

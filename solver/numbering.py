@@ -26,6 +26,7 @@ PYSOLFC_SUITS = (0, 3, 2, 1)  # PySolFC creates Clubs, Spades, Hearts, Diamonds
 SOLVITAIRE_SUITS = (0, 2, 3, 1)  # Solvitaire: Clubs, Hearts, Spades, Diamonds
 
 PYSOLFC_MT_FROM = 32000  # PySolFC: 1..31999 use the MS FreeCell LCG, the rest MT
+PYSOLFC_MAX = 10**20  # PySolFC's largest seed (its random module's MAX_SEED, 20 digits)
 
 
 # --------------------------------------------------------------------------- PySolFC
@@ -65,6 +66,8 @@ def pysolfc_random(game_number: int) -> LCRandom31 | MTRandom:
     game_number = operator.index(game_number)  # ints only: "1" or 1.0 raise TypeError
     if game_number < 1:
         raise ValueError(f"PySolFC game numbers start at 1; {game_number} is not a valid game number")
+    if game_number > PYSOLFC_MAX:
+        raise ValueError(f"PySolFC game numbers end at 10**20; {game_number} is not a valid game number")
     return LCRandom31(game_number) if game_number < PYSOLFC_MT_FROM else MTRandom(game_number)
 
 

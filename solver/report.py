@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .result import LOST, UNKNOWN, WON
+from .result import LOST, UNKNOWN, WON, describe_rules
 from .seeds import SeedSpec
 from .stats import Distribution, WinRate, distribution, win_rate
 from .store import Config, Row, Store
@@ -131,6 +131,11 @@ def _dist(d: Distribution, seconds: bool) -> str:
 
 
 def rate_text(rate: WinRate) -> str:
+    """The win rate in a few columns: with unknown deals only the interval, since the
+    point estimate over the decided deals alone would flatter (31 won, 9 unknown is not
+    "100%")."""
+    if rate.unknown:
+        return f"[{_pct(rate.low)}, {_pct(rate.high)}]"
     return f"{_pct(rate.point)} [{_pct(rate.low)}, {_pct(rate.high)}]"
 
 
@@ -154,7 +159,7 @@ def markdown_table(summaries: list[Summary]) -> str:
         unknown = str(r.unknown)
         if s.reasons:
             unknown += " (" + ", ".join(f"{k} {v}" for k, v in s.reasons.items()) + ")"
-        cells = [str(c.id), c.game, c.numbering, ", ".join(f"{k}={v}" for k, v in c.rules.items()),
+        cells = [str(c.id), c.game, c.numbering, describe_rules(c.rules),
                  limits_text(c), s.seeds, str(r.n), str(r.won), str(r.lost), unknown, rate_text(r),
                  _dist(s.seconds, True), _dist(s.nodes, False), progress_text(s.progress)]
         lines.append("| " + " | ".join(cells) + " |")
@@ -168,6 +173,13 @@ def markdown_table(summaries: list[Summary]) -> str:
     return "\n".join(lines)
 
 
+def _headline(r: WinRate) -> str:
+    if not r.unknown:
+        return f"win rate: {rate_text(r)}  (95% Wilson interval)"
+    return (f"win rate: between {_pct(r.low)} and {_pct(r.high)}  (95% Wilson interval, unknown deals counted as lost "
+            f"for the low end and as won for the high end; {_pct(r.won / r.n)} of the deals are proven won)")
+
+
 def summary_text(s: Summary, note: str = "") -> str:
     """A configuration's results as a few lines of text (what ``patience batch`` ends with)."""
     r = s.rate
@@ -175,8 +187,7 @@ def summary_text(s: Summary, note: str = "") -> str:
     if s.reasons:
         unknown += " (" + ", ".join(f"{k} {v}" for k, v in s.reasons.items()) + ")"
     lines = [s.config.describe(), f"seeds {s.seeds}: {r.n} deals{note}", f"won {r.won}   lost {r.lost}   {unknown}",
-             f"win rate: {rate_text(r)}  (95% Wilson interval; unknown deals counted as lost for the low end, "
-             "as won for the high end)"]
+             _headline(r)]
     for name, d, fmt in (("time (s)", s.seconds, "{:.4g}"), ("nodes", s.nodes, "{:,.0f}")):
         lines.append(f"{name:9s} median {fmt.format(d.median)}   mean {fmt.format(d.mean)}   "
                      f"p90 {fmt.format(d.p90)}   p99 {fmt.format(d.p99)}   max {fmt.format(d.max)}")

@@ -11,6 +11,15 @@ WON, LOST, UNKNOWN = "won", "lost", "unknown"
 NODE_LIMIT, TIME_LIMIT, MEMORY_LIMIT, INTERRUPTED = "node-limit", "time-limit", "memory-limit", "interrupted"
 
 
+def describe_rules(rules: dict) -> str:
+    """Rules for a person: a preset by its name ("strict"), options as key=value."""
+    if not rules:
+        return "standard (the game has no options)"
+    if list(rules) == ["rules"]:
+        return str(rules["rules"])
+    return ", ".join(f"{k}={v}" for k, v in rules.items())
+
+
 class VerificationError(RuntimeError):
     """The kernel claimed a win whose line the reference engine rejects: a bug."""
 
@@ -41,6 +50,8 @@ class SolveResult:
     seconds: float
     moves: list[Move] = field(default_factory=list)
     verified: bool = False
+    # won only: length of the line as the search found it, before lines.without_cycles
+    moves_found: int = 0
     stored_states: int = 0
     # lost only: "search" (space exhausted), "search+endgame" (exhausted, some states
     # proven lost by Windmill's endgame test) or "relaxed-rules"
@@ -76,5 +87,6 @@ class SolveResult:
             "verified": self.verified,
             "proof": self.proof,
             "best_progress": None if self.best_progress is None else self.best_progress.to_json(),
+            "moves_found": self.moves_found,
             "moves": [m.to_json() for m in self.moves],
         }

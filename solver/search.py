@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol
 
 from .moves import Move
 from .result import INTERRUPTED, LOST, MEMORY_LIMIT, NODE_LIMIT, TIME_LIMIT, UNKNOWN, WON
@@ -284,13 +284,25 @@ class Outcome:
     best: Progress | None = None  # most cards on the foundations (main search and twin)
 
 
+class Status(NamedTuple):
+    """Where a running search stands (``drive``'s ``progress`` callback gets one after
+    every slice): nodes and stored positions of both searches, seconds, and the most
+    cards on the foundations so far."""
+
+    nodes: int
+    stored: int
+    seconds: float
+    best_cards: int
+
+
 class StopFlag(Protocol):
     """Anything with ``is_set()`` (threading.Event, multiprocessing.Event, ...)."""
 
     def is_set(self) -> bool: ...
 
 
-MAX_SLICE = 1 << 19  # nodes: about a third of a second, the granularity of time limits
+MAX_SLICE = 1 << 19  # nodes: about a third of a second
+MIN_SLICE = 1 << 12  # nodes: the first slice, and the least one near a time limit
 
 
 class _Slicer:
@@ -300,7 +312,7 @@ class _Slicer:
 
     def __init__(self, kernel: Kernel):
         self.kernel = kernel
-        self.budget = 4096
+        self.budget = MIN_SLICE
 
     def step(self, cap: int | None) -> str | None:
         """One slice of ``budget`` nodes (at most ``cap``).  A table that fills up is
@@ -321,7 +333,8 @@ class _Slicer:
 
 
 def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
-          relaxed: Kernel | None = None, twin: Kernel | None = None) -> Outcome:
+          relaxed: Kernel | None = None, twin: Kernel | None = None,
+          progress: Callable[[Status], None] | None = None) -> Outcome:
     """Run ``kernel`` to a verdict under ``limits``.
 
     ``stop`` (checked between slices) lets another thread end the search early: it
@@ -343,6 +356,7 @@ def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
 
     ``Outcome.best``: the most cards on the foundations that the main search or the
     twin (not a relaxed search: its rules are looser) reached, with the line there.
+    ``progress`` (optional) is called after every slice with a ``Status``.
     """
     if relaxed is not None and twin is not None:
         raise ValueError("drive takes a relaxed search or a twin, not both")
@@ -368,6 +382,15 @@ def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
             if cap <= 0:
                 verdict, reason = UNKNOWN, NODE_LIMIT
                 break
+        if limits.timeout is not None:
+            # near the time limit a slice gets only the nodes the time left allows at the
+            # rate so far, so the search ends close to the limit instead of up to a
+            # whole slice past it (only a deal decided in that last stretch can show
+            # node counts that depend on timing)
+            spent = time.perf_counter() - t0
+            if spent > 0.05:
+                allowed = max(MIN_SLICE, int(total() / spent * (limits.timeout - spent)))
+                cap = allowed if cap is None else min(cap, allowed)
         if stop is not None and stop.is_set():
             verdict, reason = UNKNOWN, INTERRUPTED
             break
@@ -397,6 +420,13 @@ def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
                 proof = "search"
         if verdict is None and limits.timeout is not None and time.perf_counter() - t0 >= limits.timeout:
             verdict, reason = UNKNOWN, TIME_LIMIT
+        if progress is not None:
+            best = kernel.best_cards()
+            stored = kernel.stored_states
+            if twin is not None and helper_started:
+                best = max(best, twin.best_cards())
+                stored += twin.stored_states
+            progress(Status(total(), stored, time.perf_counter() - t0, best))
     line = winner.line() if verdict == WON else []
     assert verdict in (WON, LOST, UNKNOWN)
     # Best progress: the main search's and the twin's (same rules), never the relaxed

@@ -1,6 +1,6 @@
 """The results database: one SQLite row per finished deal.
 
-Layout (``PRAGMA user_version`` = 2):
+Layout (``PRAGMA user_version`` = 3):
 
     configs  one row per configuration: game, full rule set (JSON), numbering and
              limits (max_nodes, timeout, tt_mb); ``key`` is the canonical JSON of all
@@ -8,7 +8,8 @@ Layout (``PRAGMA user_version`` = 2):
     deals    one row per (config, seed), UNIQUE: verdict, reason, proof (lost only:
              "search" or "relaxed-rules", see search.drive), nodes, seconds,
              length of the winning line, the line itself (JSON moves, as ``--json``
-             prints them), verified, stored_states, finished (unix time), version,
+             prints them), verified, stored_states, finished (unix time; ``export`` writes it as ISO
+             8601 UTC), version,
              best_cards and best_of (the result's best_progress: the most cards the
              search had on the foundations, of how many; NULL in rows stored before
              schema version 2).  CHECKs refuse a 'won' row that the reference engine did not verify and
@@ -17,7 +18,8 @@ Layout (``PRAGMA user_version`` = 2):
 
 Version 1 databases (no best_cards / best_of) are migrated when opened: the two
 columns are added (NULL in the old rows) and the view is made again, in one
-transaction.
+transaction.  Version 2 databases get Windmill's rules as ``{"rules": NAME}`` (they were
+``{"preset": NAME}``), so a batch begun before resumes under the same configuration.
 
 Durability and concurrency:
 
@@ -43,13 +45,14 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .result import LOST, UNKNOWN, WON, SolveResult
+from .result import LOST, UNKNOWN, WON, SolveResult, describe_rules
 from .seeds import SeedSpec
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 60_000
 DEFAULT_DB_NAME = "patience-results.sqlite"
 
@@ -103,6 +106,13 @@ _MIGRATE_1 = [
     "DROP VIEW IF EXISTS results",
 ]
 
+# version 2 -> 3: Windmill's rules are {"rules": NAME} as every game's (they were
+# {"preset": NAME}); the configuration key holds them, so both columns are rewritten
+_MIGRATE_2 = [
+    "UPDATE configs SET rules = replace(rules, '{\"preset\":', '{\"rules\":'), "
+    "key = replace(key, '\"rules\":{\"preset\":', '\"rules\":{\"rules\":') WHERE game = 'windmill'",
+]
+
 
 def default_db_path() -> Path:
     """``$PATIENCE_DB`` if set, else ``patience-results.sqlite`` in the current directory."""
@@ -137,7 +147,7 @@ class Config:
     tt_mb: float
 
     def describe(self) -> str:
-        rules = ", ".join(f"{k}={v}" for k, v in self.rules.items()) or "default rules"
+        rules = describe_rules(self.rules)
         limits = [f"tt_mb={self.tt_mb:g}"]
         if self.max_nodes is not None:
             limits.insert(0, f"max_nodes={self.max_nodes}")
@@ -202,7 +212,7 @@ class Store:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == SCHEMA_VERSION:
             return
-        if version not in (0, 1):
+        if version not in (0, 1, 2):
             raise StoreError(f"database {str(self.path)!r} has schema version {version}, expected {SCHEMA_VERSION}")
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -212,11 +222,15 @@ class Store:
             if version == 0:
                 for statement in _SCHEMA:
                     conn.execute(statement)
-            elif version == 1:
+            if version == 1:
                 for statement in _MIGRATE_1:
+                    conn.execute(statement)
+            if version in (1, 2):
+                for statement in _MIGRATE_2:
                     conn.execute(statement)
             if version in (0, 1):
                 conn.execute(_VIEW)
+            if version in (0, 1, 2):
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
@@ -298,4 +312,5 @@ class Store:
             row["rules"] = json.loads(row["rules"])
             row["line"] = json.loads(row["line"]) if row["line"] is not None else None
             row["verified"] = bool(row["verified"])
+            row["finished"] = datetime.fromtimestamp(row["finished"], timezone.utc).isoformat(timespec="seconds")
             yield row

@@ -40,7 +40,7 @@ def test_solve_draw_3_seed_1():
     back = json.loads(text)
     assert back == obj
     assert set(obj) == {"game", "rules", "numbering", "seed", "verdict", "reason", "nodes", "seconds",
-                        "verified", "proof", "best_progress", "moves"}
+                        "verified", "proof", "best_progress", "moves_found", "moves"}
     assert obj["proof"] is None  # set only for lost verdicts
     assert obj["best_progress"] == {"cards": 52, "of": 52}  # a win: every card home
     moves = [Move.from_json(m) for m in back["moves"]]
@@ -185,7 +185,8 @@ def test_verification_error_for_a_deal_position(monkeypatch):
 
 
 def test_the_guard_sees_the_same_line_the_result_would_carry(monkeypatch):
-    """api.solve verifies exactly the line it would return: an honest line passes."""
+    """api.solve verifies exactly the line it would return: an honest line passes (the
+    search's line first, then the one with its loops cut, when that is shorter)."""
     seen = []
     real_verify = Klondike.verify
 
@@ -195,4 +196,4 @@ def test_the_guard_sees_the_same_line_the_result_would_carry(monkeypatch):
 
     monkeypatch.setattr(Klondike, "verify", staticmethod(spy))
     r = solver.solve("klondike", seed=5, tt_mb=TT)
-    assert r.verified and seen == [r.moves]
+    assert r.verified and seen[-1] == r.moves and len(seen) == (2 if r.moves_found > len(r.moves) else 1)

@@ -317,7 +317,7 @@ def test_an_old_database_is_migrated_and_its_rows_read_back_without_progress(tmp
     path = tmp_path / "old.sqlite"
     _v1_database(path)
     with Store(path) as store:
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 3
         rows = store.rows(1)
         assert [(r.seed, r.best_cards, r.best_of) for r in rows] == [(7, None, None), (8, None, None)]
         assert store.add(1, _unknown(9, 61))
@@ -334,9 +334,9 @@ def test_a_database_of_a_newer_schema_is_refused(tmp_path):
 
     path = tmp_path / "new.sqlite"
     conn = sqlite3.connect(path)
-    conn.execute("PRAGMA user_version = 3")
+    conn.execute("PRAGMA user_version = 4")
     conn.close()
-    with pytest.raises(StoreError, match="schema version 3"):
+    with pytest.raises(StoreError, match="schema version 4"):
         Store(path)
 
 

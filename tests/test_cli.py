@@ -30,7 +30,7 @@ TABLEAU = {f"T{i}" for i in range(1, 8)}
 FOUNDATIONS = {f"F{i}" for i in range(1, 5)}
 PILES = {"stock", "waste"} | TABLEAU | FOUNDATIONS
 JSON_KEYS = {"game", "rules", "numbering", "seed", "verdict", "reason", "nodes", "seconds", "verified", "proof",
-             "best_progress", "moves"}
+             "best_progress", "moves_found", "moves"}
 VERIFIED = "verdict: won, line verified by the reference engine"
 
 
@@ -94,8 +94,8 @@ def test_solve_text_output():
     lines = r.stdout.splitlines()
     assert lines[0].startswith("klondike #1 (pysolfc numbering), rules: draw=1, passes=unlimited, worry_back=True")
     assert VERIFIED in lines
-    m = re.search(r"^winning line: (\d+) moves$", r.stdout, re.M)
-    assert m and int(m.group(1)) > 50
+    m = re.search(r"^winning line: (\d+) steps \((\d+) moves", r.stdout, re.M)
+    assert m and int(m.group(2)) > 50
     numbered = [int(x) for x in re.findall(r"^\s*(\d+)\. ", r.stdout, re.M)]
     assert numbered == list(range(1, len(numbered) + 1)) and len(numbered) > 10
     # the last steps put the last cards on the foundations
@@ -147,10 +147,9 @@ def test_rule_options_reach_the_json(args, rules, numbering):
         assert replay_json(start, r, obj["moves"]).is_won()
 
 
-def test_passes_zero_means_unlimited():
-    # cli._passes treats "0" like "unlimited" (not documented in --help, which says N|unlimited).
-    obj = solve_json("klondike", "1", "--passes", "0", "--max-nodes", "20000", here=True)
-    assert obj["rules"]["passes"] == "unlimited"
+def test_passes_zero_is_refused():
+    # it once meant "unlimited", silently (issue 14)
+    assert_usage_error(patience_here("solve", "klondike", "1", "--passes", "0", *TT), "--passes", "at least 1")
 
 
 def test_max_nodes_gives_unknown_node_limit():
@@ -246,10 +245,10 @@ def test_show_prints_a_board_after_every_move(tmp_path):
     dealfile.dump_deal(start, f)
     r = patience("solve", "klondike", "--deal", str(f), "--show", *TT)
     assert r.returncode == 0, r.stderr
-    n = int(re.search(r"^winning line: (\d+) moves$", r.stdout, re.M).group(1))
+    n = int(re.search(r"^winning line: (\d+) steps", r.stdout, re.M).group(1))
     assert 1 <= n <= 20
     boards = re.findall(r"^stock: +\d+ cards", r.stdout, re.M)
-    assert len(boards) == n + 1  # the start, then one per move
+    assert len(boards) == n + 1  # the start, then one per step (a run of draws is one step)
     assert [int(x) for x in re.findall(r"^(\d+)\. ", r.stdout, re.M)] == list(range(1, n + 1))
     assert render(start) in r.stdout
     last_board = r.stdout[r.stdout.rindex("stock:"):]
@@ -283,7 +282,7 @@ def test_deal_json_loads_and_equals_the_deal():
         (["solve", "nogame", "1"], ["unknown game"]),
         (["solve", "klondike", "abc"], ["abc"]),
         (["solve", "klondike", "0"], ["0"]),  # PySolFC numbers start at 1
-        (["solve", "klondike", "-5"], []),  # click reads it as an option
+        (["solve", "klondike", "-5"], ["invalid seed", "-5"]),  # click reads it as an option
         (["solve", "klondike", "--", "-5"], ["-5"]),
         (["solve", "klondike", "--numbering", "solvitaire", "--", "-5"], ["-5"]),
         (["solve", "klondike", "1", "--numbering", "xyz"], ["numbering"]),
@@ -294,7 +293,7 @@ def test_deal_json_loads_and_equals_the_deal():
         (["solve", "klondike", "1", "--passes", "99"], ["passes"]),
         (["solve", "klondike", "1", "--passes", "-1"], ["passes"]),
         (["solve", "klondike", "1", "--rules", "x"], ["rules"]),
-        (["solve", "klondike", "1", "--deal", "whatever.json"], ["not both"]),
+        (["solve", "klondike", "1", "--deal", "whatever.json"], ["whatever.json"]),
         (["solve", "klondike"], ["seed"]),
         (["solve", "klondike", "--deal", "/nonexistent/deal.json"], ["/nonexistent/deal.json"]),
         (["solve", "klondike", "1", "--bogus"], ["--bogus"]),

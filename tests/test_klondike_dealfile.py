@@ -81,13 +81,14 @@ def test_ten_spellings(token):
         assert position_from_json(obj).tableau[1][0] == C("TD")
 
 
-def test_numeric_ranks_like_solvitaire():
+def test_numeric_ranks_beyond_ten_are_refused():
     obj = copy.deepcopy(EASY1)
     obj["stock"][0] = "2c"  # case does not matter outside the tableau
-    obj["stock"][-1] = "11D"
     obj["tableau piles"][0] = ["9C"]
-    pos = position_from_json(obj)
-    assert pos.stock[0] == C("2C") and pos.stock[-1] == C("JD")
+    assert position_from_json(obj).stock[0] == C("2C")
+    obj["stock"][-1] = "11D"  # was read as JD (issue 14)
+    with pytest.raises(DealFileError, match="write JD"):
+        position_from_json(obj)
 
 
 def test_partly_played_position_and_both_foundation_forms():

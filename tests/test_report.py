@@ -54,7 +54,8 @@ def test_report_table_and_plots(db, tmp_path):
         assert cells[6:9] == [str(len(rs)), str(won), str(lost)]
         assert cells[9].split()[0] == str(unknown)
         rate = win_rate(won, lost, unknown)
-        assert cells[10] == f"{100 * rate.point:.2f}% [{100 * rate.low:.2f}%, {100 * rate.high:.2f}%]"
+        interval = f"[{100 * rate.low:.2f}%, {100 * rate.high:.2f}%]"
+        assert cells[10] == (interval if unknown else f"{100 * rate.point:.2f}% {interval}")
         t = distribution([r.seconds for r in rs])
         assert cells[11].split(" / ")[4] == f"{t.max:.3g}"
         n = distribution([float(r.nodes) for r in rs])
@@ -149,3 +150,14 @@ def test_distribution():
     assert (d.n, d.median, d.mean, d.p90, d.p99, d.max) == (4, 2.0, 4.0, 10.0, 10.0, 10.0)
     e = distribution([])
     assert e.n == 0 and math.isnan(e.median) and math.isnan(e.max)
+
+
+def test_headline_with_unknown_deals_is_the_interval_not_a_point():
+    # 31 won, 0 lost, 9 unknown printed "win rate: 100.00%" (issue 14)
+    from solver.report import _headline, rate_text
+
+    r = win_rate(31, 0, 9)
+    assert "100.00% [" not in rate_text(r) and rate_text(r).startswith("[")
+    head = _headline(r)
+    assert head.startswith(f"win rate: between {100 * r.low:.2f}% and 100.00%") and "77.50% of the deals" in head
+    assert rate_text(win_rate(31, 9, 0)).startswith("77.50% [")

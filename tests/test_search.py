@@ -188,3 +188,24 @@ def test_node_limit_is_exact_when_the_twin_joins():
     twin.join_after = 0
     out = drive(main, Limits(max_nodes=1, timeout=None, tt_mb=1), twin=twin)
     assert out.verdict == UNKNOWN and out.nodes == 1
+
+
+def test_time_limit_is_kept_to_within_a_small_slice(monkeypatch):
+    """Near the limit a slice shrinks to the time left (at the rate so far): the search
+    stops close to --timeout, not up to a whole slice (a third of a second) past it."""
+    import solver.search as search
+
+    clock = [0.0]
+    monkeypatch.setattr(search.time, "perf_counter", lambda: clock[0])
+
+    class Timed(Scripted):  # 1 M nodes a second on a fake clock
+        def run(self, budget):
+            before = self.nodes
+            got = super().run(budget)
+            clock[0] += (self.nodes - before) / 1e6
+            return got
+
+    k = Timed(10**9, LOST, "main")
+    out = drive(k, Limits(max_nodes=None, timeout=2.0, tt_mb=1))
+    assert out.verdict == UNKNOWN and out.reason == "time-limit"
+    assert 2.0 <= out.seconds <= 2.0 + search.MIN_SLICE / 1e6 * 2, out.seconds

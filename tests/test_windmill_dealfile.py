@@ -69,7 +69,7 @@ def test_missing_keys_and_impossible_states():
 
 def test_make_rules():
     assert Windmill.make_rules().preset == "pysolfc"
-    assert Windmill.make_rules(rules="strict").to_json() == {"preset": "strict"}
+    assert Windmill.make_rules(rules="strict").to_json() == {"rules": "strict"}
     assert Windmill.make_rules(rules="welford") == WindmillRules("welford")
     with pytest.raises(ValueError, match="pysolfc, strict, welford"):
         Windmill.make_rules(rules="easy")

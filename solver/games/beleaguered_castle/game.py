@@ -15,6 +15,7 @@ from .. import computed
 class BeleagueredCastle:
     name = "beleaguered-castle"
     aliases = ("bc", "beleaguered")
+    presets = ()  # no rule presets
     numberings = NUMBERINGS
     piles_doc = "T1..T8 (PySolFC's rows: left wing T1..T4 top to bottom, right wing T5..T8), F1..F4 (C, D, H, S)"
     workspace_mb = computed(lambda: 2 * _searcher().Geometry().megabytes())  # two deep DFS stacks (main, twin), at worst (batch sizing)

@@ -14,6 +14,7 @@ from .position import PRESETS, GWPosition, GWRules
 class GreatWheel:
     name = "great-wheel"
     aliases = ("gw", "greatwheel")
+    presets = PRESETS  # rule presets, the default first (--rules NAME)
     numberings = NUMBERINGS
     piles_doc = ("stock, waste, aces (the Ace foundation), E1..E8 (Evens), O1..O8 (Odds), T1..T8 "
                  "(PySolFC's rows, left to right); an Evens/Odds card goes to the lowest-numbered pile "

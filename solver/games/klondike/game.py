@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...dealfile import DealFileError
 from ...moves import Move
 from . import dealfile, reference
 from .board import render
@@ -15,6 +16,7 @@ from .. import computed
 class Klondike:
     name = "klondike"
     aliases = ("k", "solitaire", "patience")
+    presets = ()  # no rule presets
     numberings = NUMBERINGS
     piles_doc = "stock, waste, T1..T7 (left to right as dealt), F1..F4 (foundations of C, D, H, S)"
     workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB)  # the main and the relaxed search's stacks (batch memory sizing)
@@ -31,8 +33,13 @@ class Klondike:
 
     @staticmethod
     def load_deal(path, rules):
-        """The position in a deal file (the rules do not change this game's format)."""
-        return dealfile.load_deal(path)
+        """The position in a deal file (the rules do not change this game's format); its
+        "redeals" must leave a pass under ``rules``."""
+        position = dealfile.load_deal(path)
+        if rules.passes is not None and position.redeals >= rules.passes:
+            raise DealFileError(f"{path}: \"redeals\": {position.redeals} is more than --passes {rules.passes} "
+                                f"allows (at most {rules.passes - 1})")
+        return position
     deal_to_json = staticmethod(dealfile.position_to_json)
     render = staticmethod(render)
 

@@ -29,6 +29,7 @@ def _is_welford(position: Any) -> bool:
 class Windmill:
     name = "windmill"
     aliases = ("propeller",)
+    presets = PRESETS  # rule presets, the default first (--rules NAME)
     from .deals import NUMBERINGS as numberings
     piles_doc = ("stock, waste, centre (Ace pile), K1..K4 (king piles: top left, top right, bottom left, "
                  "bottom right), C1..C8 (cells as PySolFC's rows: C1 C2 top arm outer/inner, C3 C4 left arm "
@@ -38,6 +39,7 @@ class Windmill:
     def make_rules(rules: str = "pysolfc", **extra: Any) -> WindmillRules:
         if extra:
             raise ValueError(f"Windmill has no option {', '.join(sorted(extra))} (use --rules {'|'.join(PRESETS)})")
+        rules = str(rules).strip().lower()
         if rules not in PRESETS:
             raise ValueError(f"unknown Windmill rules {rules!r}; choose from {', '.join(PRESETS)}")
         return WindmillRules(rules)

@@ -67,7 +67,7 @@ class WindmillRules:
         return self.preset == "strict"
 
     def to_json(self) -> dict:
-        return {"preset": self.preset}
+        return {"rules": self.preset}
 
 
 @dataclass

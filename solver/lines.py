@@ -1,0 +1,71 @@
+"""Winning lines for a person: loops cut out, and moves grouped into the steps a person makes.
+
+A search line may wander: a card goes to a foundation and comes straight back, or a
+run of moves returns to a position seen before.  ``without_cycles`` replays the line in
+the game's reference engine and, wherever a position repeats, drops the moves between
+its two visits.  What is left is a sub-sequence of legal moves that passes through the
+same positions at its cut points, so it is legal and still wins; the caller replays it
+again all the same (api.solve), because a line is only ever reported after the
+reference engine has accepted it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .moves import Move
+
+
+def without_cycles(game: Any, position: Any, rules: Any, moves: list[Move]) -> list[Move]:
+    """``moves`` with every loop removed: no position is visited twice.
+
+    Positions are compared by their exact ``key()`` (pile order included), so two
+    positions are merged only when they are the same position.
+    """
+    seen = {position.key(): 0}  # position key -> number of kept moves that lead to it
+    kept: list[Move] = []
+    for move, after in zip(moves, game.positions(position, rules, moves)):
+        kept.append(move)
+        key = after.key()
+        back = seen.get(key)
+        if back is not None:  # a loop: back to the position after kept[:back]
+            del kept[back:]
+            seen = {k: n for k, n in seen.items() if n <= back}
+        else:
+            seen[key] = len(kept)
+    return kept
+
+
+def steps(moves: list[Move], positions: list[Any] | None = None) -> list[tuple[str, int]]:
+    """The line as a person plays it: (text, index of the step's last move).
+
+    A run of draws is one step; with ``positions`` (the position after each move) it
+    says which card it stops at ("draw until 2C is on top: 13 cards").
+    """
+    out: list[tuple[str, int]] = []
+    i = 0
+    while i < len(moves):
+        m = moves[i]
+        if m.is_draw:
+            j = i
+            while j < len(moves) and moves[j].is_draw:
+                j += 1
+            cards = sum(x.count for x in moves[i:j])
+            waste = positions[j - 1].waste if positions is not None else None  # games with draws have a waste
+            top = waste[-1] if waste else None
+            plural = "s" if cards != 1 else ""
+            if top is not None:
+                out.append((f"draw until {top} is on top of the waste: {cards} card{plural}", j - 1))
+            else:
+                out.append((f"draw {cards} card{plural} from the stock", j - 1))
+            i = j
+            continue
+        if m.is_redeal:
+            out.append(("turn the waste over into the stock (redeal)", i))
+        elif m.count == 1:
+            out.append((f"{m.card}  {m.src} -> {m.dst}", i))
+        else:
+            more = "the card" if m.count == 2 else f"the {m.count - 1} cards"
+            out.append((f"{m.card} and {more} on it  {m.src} -> {m.dst}", i))
+        i += 1
+    return out

@@ -1,0 +1,87 @@
+"""Winning lines for a person (solver/lines.py, issue 14): loops cut, one step numbering."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from cli_helpers import patience_here
+
+import solver
+from solver.api import make_deal
+from solver.games.klondike import reference
+from solver.lines import steps, without_cycles
+from solver.moves import Move
+
+TT = 64
+
+
+def _positions(game, position, rules, moves):
+    return [position, *game.positions(position, rules, moves)]
+
+
+def test_a_move_and_its_undo_are_cut():
+    # Klondike 15 (draw 1): the search's line puts 7D on F2, takes it back and plays it again
+    r = solver.solve("klondike", 15, tt_mb=TT)
+    g, rules, position = make_deal("klondike", 15)
+    assert r.won and r.moves_found > len(r.moves)
+    keys = [p.key() for p in _positions(g, position, rules, r.moves)]
+    assert len(keys) == len(set(keys))  # no position twice
+    g.verify(position, rules, r.moves)
+
+
+def _a_move_and_its_undo(rules, line_positions):
+    """(index, move, undo): after line_positions[index], ``move`` then ``undo`` come back."""
+    for i, p in enumerate(line_positions):
+        for m in reference.legal_moves(p, rules):
+            after = reference.apply_move(p, rules, m)
+            for u in reference.legal_moves(after, rules):
+                if reference.apply_move(after, rules, u).key() == p.key():
+                    return i, m, u
+    raise AssertionError("no reversible move on the line")
+
+
+def test_without_cycles_on_a_planted_loop():
+    r = solver.solve("klondike", 1, tt_mb=TT)
+    g, rules, position = make_deal("klondike", 1)
+    i, move, undo = _a_move_and_its_undo(rules, _positions(g, position, rules, r.moves))
+    planted = [*r.moves[:i], move, undo, move, undo, *r.moves[i:]]
+    g.verify(position, rules, planted)
+    assert without_cycles(g, position, rules, planted) == without_cycles(g, position, rules, r.moves)
+    assert len(without_cycles(g, position, rules, planted)) <= len(r.moves)
+
+
+@pytest.mark.parametrize("game, seed, options", [
+    ("klondike", 1, {"draw": 3}), ("beleaguered-castle", 5, {}), ("windmill", 1, {}),
+    ("windmill", 3, {"rules": "welford"}), ("great-wheel", 2, {"rules": "pgs"}),
+])
+def test_every_game_reports_a_loop_free_verified_line(game, seed, options):
+    r = solver.solve(game, seed, tt_mb=1024, timeout=120, **options)
+    assert r.won and r.verified and 0 < len(r.moves) <= r.moves_found
+    g, rules, position = make_deal(game, seed, **options)
+    keys = [p.key() for p in _positions(g, position, rules, r.moves)]
+    assert len(keys) == len(set(keys))
+
+
+def test_draws_are_one_step_naming_the_card_they_stop_at():
+    r = solver.solve("klondike", 1, tt_mb=TT)
+    g, rules, position = make_deal("klondike", 1)
+    positions = list(g.positions(position, rules, r.moves))
+    st = steps(r.moves, positions)
+    assert st[-1][1] == len(r.moves) - 1
+    draws = [(text, last) for text, last in st if text.startswith("draw")]
+    assert draws
+    for text, last in draws:
+        top = positions[last].waste[-1]
+        assert text.startswith(f"draw until {top} is on top of the waste: ")
+
+
+def test_text_and_show_share_one_numbering():
+    plain = patience_here("solve", "klondike", "1", "--tt-mb", str(TT)).stdout
+    shown = patience_here("solve", "klondike", "1", "--tt-mb", str(TT), "--show").stdout
+    header = re.search(r"winning line: (\d+) steps \((\d+) moves", plain)
+    n = int(header.group(1))
+    listed = re.findall(r"^ *(\d+)\. ", plain, re.M)
+    assert listed[-1] == str(n) and len(listed) == n
+    shown_steps = re.findall(r"^(\d+)\. ", shown, re.M)
+    assert shown_steps[-1] == str(n) and len(shown_steps) == n
