@@ -172,3 +172,36 @@ def _verify(g: Any, position: Any, rules: Any, line: list, what: str) -> None:
     except ValueError as err:
         raise VerificationError(f"BUG: the kernel's winning line for {what} fails replay in the reference "
                                 f"engine: {err}") from err
+
+
+def position_after(game: str, seed: int | None = None, moves: list | None = None, *, numbering: str = "pysolfc",
+                   deal: Any = None, **options: Any):
+    """(game adapter, rules, position) after playing ``moves`` from a deal; each move is
+    checked by the reference engine (an illegal one raises ValueError naming it)."""
+    from .replay import IllegalMove
+
+    g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
+    moves = list(moves or [])
+    after = iter(g.positions(position, rules, moves))
+    for number in range(1, len(moves) + 1):
+        try:
+            position = next(after)
+        except IllegalMove as err:
+            raise ValueError(f"move {number} of the line ({err.move}) is illegal: {err.reason}") from None
+    return g, rules, position
+
+
+def hint(game: str, seed: int | None = None, moves: list | None = None, *, numbering: str = "pysolfc",
+         deal: Any = None, timeout: float | None = 10.0, max_nodes: int | None = None, tt_mb: float = DEFAULT_TT_MB,
+         **options: Any) -> tuple[SolveResult, str | None]:
+    """Solve the position reached after ``moves`` and say what to do next: (the solve's
+    result, the first step of its winning line, or None when the position is lost or
+    undecided within the limits)."""
+    from .lines import steps
+
+    g, rules, position = position_after(game, seed, moves, numbering=numbering, deal=deal, **options)
+    result = solve(game, deal=position, timeout=timeout, max_nodes=max_nodes, tt_mb=tt_mb, **rule_options(rules))
+    if not result.won:
+        return result, None
+    first = steps(result.moves, list(g.positions(position, rules, result.moves)))[0][0]
+    return result, first

@@ -260,6 +260,77 @@ def deal(game, seed, numbering, draw, passes, no_worry_back, rules_name, as_json
         click.echo(g.render(position))
 
 
+def _read_moves(path: str, after: int | None) -> list[Move]:
+    """Moves from a file: a JSON list of moves, or the object ``solve --json`` prints."""
+    from .dealfile import DealFileError, read_json
+
+    try:
+        obj = read_json(path)
+    except DealFileError as err:
+        raise PatienceError(str(err)) from None
+    if isinstance(obj, dict):
+        obj = obj.get("moves")
+    try:
+        moves = [Move.from_json(m) for m in obj]
+    except (TypeError, KeyError, ValueError, AttributeError):
+        raise PatienceError(f"{path}: not a list of moves (as the \"moves\" of 'patience solve --json')") from None
+    if after is not None:
+        if not 0 <= after <= len(moves):
+            raise PatienceError(f"--after {after}: the line in {path} has {len(moves)} moves")
+        moves = moves[:after]
+    return moves
+
+
+@main.command()
+@click.argument("game")
+@click.argument("seed", required=False)
+@click.option("--deal", "deal_file", metavar="FILE", help="Start from the position in a deal file ('-': stdin).")
+@rule_options
+@click.option("--moves", "moves_file", metavar="FILE",
+              help="Moves already played: a JSON list of moves, or what 'patience solve --json' prints.")
+@click.option("--after", type=int, metavar="N", help="Play only the first N moves of --moves.")
+@click.option("--timeout", type=float, default=10.0, show_default=True, metavar="SECONDS",
+              help="Give up (undecided) after this long.")
+@click.option("--tt-mb", type=float, default=DEFAULT_TT_MB, show_default=True, help="Transposition table size (MB).")
+def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_name, moves_file, after, timeout,
+         tt_mb):
+    """The next move of a winning line from a deal, or from where a line of moves leads."""
+    _check_tt_mb(tt_mb)
+    if after is not None and moves_file is None:
+        raise PatienceError("--after counts the moves of a --moves file; give one")
+    options = _rule_options(draw, passes, no_worry_back, rules_name)
+    _applicable(game, options)
+    if deal_file is not None and numbering is not None:
+        raise PatienceError("--numbering applies to seeds, not to a --deal file")
+    moves = _read_moves(moves_file, after) if moves_file is not None else []
+    try:
+        result, step = api.hint(game, _seed(seed), moves, numbering=numbering or "pysolfc", deal=deal_file,
+                                timeout=timeout, tt_mb=tt_mb, **options)
+    except VerificationError as err:
+        click.echo(str(err), err=True)
+        sys.exit(3)
+    except (ValueError, OSError) as err:
+        raise PatienceError(str(err).splitlines()[0]) from None
+    where = f"after {len(moves)} move{'s' if len(moves) != 1 else ''}" if moves else "from the start"
+    if step is not None:
+        click.echo(f"next ({where}): {step}")
+        click.echo(f"a winning line of {len(result.moves)} moves follows (replayed by the reference engine)")
+    elif result.verdict == "lost":
+        click.echo(f"no move wins ({where}): the position is lost (every line was searched)")
+    else:
+        click.echo(f"undecided ({where}): no winning line found within the limit ({result.reason})")
+        if result.best_progress is not None:
+            click.echo(f"best found: {result.best_progress}")
+
+
+def _dask_threads(b) -> int:
+    """Worker threads of the batch's Dask cluster now (0: none has joined)."""
+    try:
+        return sum(b.client.nthreads().values())
+    except Exception:  # the scheduler is asked again when the batch runs; it reports its own errors
+        return 1
+
+
 def _db_option(f):
     return click.option(
         "--db", "db_path", type=click.Path(dir_okay=False), default=None,
@@ -325,6 +396,9 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
     click.echo(f"{b.game} ({numbering}) rules: " + describe_rules(b.rules)
                + f"; seeds {b.seeds} ({len(b.seeds)}); {b.todo} to solve on {where}; tt {b.limits.tt_mb:g} MB"
                + f"; database {db}", err=True)
+    if scheduler and b.todo and not _dask_threads(b):
+        click.echo(f"patience: warning: the Dask scheduler at {scheduler} has no workers: the deals wait until one "
+                   f"joins (start one with: dask worker {scheduler})", err=True)
     if timeout is None and max_nodes is None and b.todo:
         click.echo("patience: warning: neither --timeout nor --max-nodes is set, so one hard deal can hold this "
                    "batch for hours (try --timeout 60)", err=True)
@@ -359,6 +433,41 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
         config = next(c for c in store.configs() if c.id == b.config_id)
         s = summarize(config, store.rows(b.config_id, b.seeds))
     click.echo(summary_text(s, f" ({b.solved} solved by this run)"))
+
+
+@main.command()
+@click.argument("game")
+@rule_options
+@_db_option
+@click.option("--won/--lost", "won", default=True, help="List the won deals (default, graded) or the lost ones.")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), default="-", show_default=True,
+              help="Write the list here ('-': standard output).")
+def seeds(game, numbering, draw, passes, no_worry_back, rules_name, db_path, won, out_file):
+    """The decided deals of GAME in a results database, graded by difficulty, as a plain
+    list a solitaire program can load ("winnable deals only")."""
+    from .bank import bank, bank_text
+
+    options = _rule_options(draw, passes, no_worry_back, rules_name)
+    _applicable(game, options)
+    try:
+        g = get_game(game)
+        rules = g.make_rules(**options).to_json()
+    except ValueError as err:
+        raise PatienceError(str(err)) from None
+    numbering = numbering or "pysolfc"
+    verdict = "won" if won else "lost"
+    with _existing_db(db_path) as store:
+        entries = bank(store, g.name, rules, numbering, verdict)
+    if not entries:
+        raise PatienceError(f"no {verdict} {g.name} deals ({describe_rules(rules)}, {numbering} numbering) in the "
+                            "database: run 'patience batch' with these rules first")
+    try:
+        with click.open_file(out_file, "w") as out:
+            out.write(bank_text(g.name, rules, numbering, entries, verdict))
+    except OSError as err:
+        raise PatienceError(f"cannot write {out_file!r}: {err.strerror or err}") from None
+    if out_file != "-":
+        click.echo(f"wrote {len(entries)} {verdict} deals to {out_file}", err=True)
 
 
 @main.command()

@@ -411,3 +411,32 @@ def test_bad_scheduler_address_is_one_line(tmp_path):
     line = one_line_error(patience_here("batch", "klondike", "--seeds", "1", "--scheduler", "nonsense://x",
                                         "--db", str(tmp_path / "r.sqlite")))
     assert "cannot reach the Dask scheduler" in line
+
+
+def test_a_scheduler_without_workers_is_reported_at_once(tmp_path):
+    """With no worker the batch would wait silently for one (issue 14): say so first."""
+    import select
+    import signal
+    import time
+
+    distributed = pytest.importorskip("distributed")
+    from cli_helpers import ROOT
+
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=None) as empty:
+        p = subprocess.Popen([sys.executable, "-m", "solver.cli", "batch", "klondike", "--seeds", "1-3",
+                              "--max-nodes", "100", "--scheduler", empty.scheduler_address,
+                              "--db", str(tmp_path / "r.sqlite"), "--no-progress"],
+                             cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        seen, deadline = "", time.monotonic() + 60
+        try:
+            while "no workers" not in seen and time.monotonic() < deadline and p.poll() is None:
+                ready, _, _ = select.select([p.stderr], [], [], 1)
+                if ready:
+                    seen += p.stderr.readline()
+        finally:
+            p.send_signal(signal.SIGINT)
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        assert "has no workers" in seen and "dask worker" in seen, seen
