@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench clean
+.PHONY: run test bench clean browser
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -16,8 +16,17 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/patience solve klondike 1
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(VENV)/bin/pytest -q
+
+# The replay-page tests run in a real headless browser: Debian's chromium, installed
+# here when it is missing and we may (root with apt); otherwise those tests fail with
+# the command that installs it.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+	  echo "make: chromium is missing and cannot be installed here (apt-get install chromium)"
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_klondike.py

@@ -139,8 +139,10 @@ def main() -> None:
 @click.option("--tt-mb", type=float, default=DEFAULT_TT_MB, show_default=True, help="Transposition table size (MB).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--show", is_flag=True, help="Print the board after every move.")
+@click.option("--html", "html_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Also write a replay page: one HTML file that steps through the line.")
 def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_name,
-          max_nodes, timeout, tt_mb, as_json, show):
+          max_nodes, timeout, tt_mb, as_json, show, html_file):
     """Solve one deal: GAME and a SEED (deal number), or --deal FILE ('-': standard input)."""
     if show and as_json:
         raise PatienceError("--show prints boards for a person; it cannot go with --json")
@@ -165,6 +167,17 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
         if live is not None:
             live.clear()
     _print_result(g, rules, position, result, deal_file, numbering, as_json, show)
+    if html_file is not None:
+        from .html import replay_page
+
+        source = "standard input" if deal_file == "-" else deal_file
+        title = (f"{g.name} #{seed} ({numbering} numbering)" if deal_file is None else f"{g.name}, deal file {source}")
+        try:
+            with open(html_file, "w", encoding="utf-8") as out:
+                out.write(replay_page(g, position, rules, result, title))
+        except OSError as err:
+            raise PatienceError(f"cannot write {html_file!r}: {err.strerror or err}") from None
+        click.echo(f"wrote the replay page {html_file}", err=True)
     if result.reason == "interrupted":
         click.echo("patience: interrupted", err=True)
         sys.exit(130)
