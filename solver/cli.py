@@ -336,6 +336,15 @@ def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_na
             click.echo(f"best found: {result.best_progress}")
 
 
+# the batch's progress bar: the bar itself shrinks first, so the win rate's interval
+# (first in the postfix) stays readable at 80 columns
+BAR_FORMAT = "{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}] {postfix}"
+
+
+def bar_postfix(counts: dict, rate: str) -> str:
+    return f"{rate} won {counts['won']} lost {counts['lost']} unknown {counts['unknown']}"
+
+
 def _dask_threads(b) -> int:
     """Worker threads of the batch's Dask cluster now (0: none has joined)."""
     try:
@@ -416,13 +425,13 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
         click.echo("patience: warning: neither --timeout nor --max-nodes is set, so one hard deal can hold this "
                    "batch for hours (try --timeout 60)", err=True)
     bar = tqdm(total=len(b.seeds), initial=len(b.seeds) - b.todo, unit="deal",
-               disable=None if progress is None else not progress, dynamic_ncols=True, smoothing=0.05)
+               disable=None if progress is None else not progress, dynamic_ncols=True, smoothing=0.05,
+               bar_format=BAR_FORMAT)
 
     def show() -> None:
         c = b.counts
         rate = win_rate(c["won"], c["lost"], c["unknown"])
-        bar.set_postfix_str(f"won {c['won']} lost {c['lost']} unknown {c['unknown']} | {rate_text(rate)}",
-                            refresh=False)
+        bar.set_postfix_str(bar_postfix(c, rate_text(rate)), refresh=False)
 
     show()
     try:

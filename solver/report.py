@@ -231,18 +231,24 @@ def _figure():
 
 
 def plot_convergence(config: Config, rows: list[Row], path: Path) -> Path:
+    """The win rate's interval as deals are added in seed order (x: the seed number
+    reached), with the final figure and the limits written on the plot."""
     xs, point, low, high = convergence(rows)
+    seeds = [rows[x - 1].seed for x in xs]
     fig = _figure()
     ax = fig.add_subplot()
-    ax.fill_between(xs, low, high, color="#90caf9", alpha=0.6, label="95% Wilson interval (unknown both ways)")
-    ax.plot(xs, point, color="#0d47a1", lw=1.5, label="win rate (won / decided)")
-    ax.set_xlabel("deals (in seed order)")
+    ax.fill_between(seeds, low, high, color="#90caf9", alpha=0.6, label="95% Wilson interval (unknown both ways)")
+    ax.plot(seeds, point, color="#0d47a1", lw=1.5, label="won / decided deals")
+    ax.set_xlabel("seed (deals added in seed order)")
     ax.set_ylabel("win rate (%)")
     ax.set_ylim(0, 100)
-    if xs:
-        ax.set_xlim(1, max(xs[-1], 2))
+    if seeds:
+        ax.set_xlim(seeds[0], max(seeds[-1], seeds[0] + 1))
+        final = win_rate(*(sum(r.verdict == v for r in rows) for v in (WON, LOST, UNKNOWN)))
+        ax.annotate(f"{len(rows)} deals: {rate_text(final)}", xy=(seeds[-1], 100 * final.low), xytext=(-8, -18),
+                    textcoords="offset points", ha="right", fontsize="small")
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize="small")
+    ax.legend(loc="lower left", fontsize="small")
     ax.set_title(f"#{config.id} {config.describe()}", fontsize="small")
     fig.savefig(path, format="png")
     return path
@@ -263,6 +269,10 @@ def plot_times(config: Config, rows: list[Row], path: Path) -> Path:
         ax.hist([times[v] for v in present], bins=bins, stacked=True, color=[COLOURS[v] for v in present],
                 label=[f"{v} ({len(times[v])})" for v in present])
         ax.legend(fontsize="small")
+    if config.timeout is not None:
+        ax.axvline(config.timeout, color="#555", ls="--", lw=1)
+        ax.annotate(f"cap {config.timeout:g} s", xy=(config.timeout, 1), xycoords=("data", "axes fraction"),
+                    xytext=(-4, -12), textcoords="offset points", ha="right", fontsize="small")
     ax.set_xscale("log")
     ax.set_xlabel("solve time (s, log scale)")
     ax.set_ylabel("deals")

@@ -161,3 +161,41 @@ def test_headline_with_unknown_deals_is_the_interval_not_a_point():
     head = _headline(r)
     assert head.startswith(f"win rate: between {100 * r.low:.2f}% and 100.00%") and "77.50% of the deals" in head
     assert rate_text(win_rate(31, 9, 0)).startswith("77.50% [")
+
+
+def test_plots_show_seeds_the_final_figure_and_the_cap(tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    from solver.report import plot_convergence, plot_times
+    from solver.store import Config, Row
+
+    saved = []
+    monkeypatch.setattr(Figure, "savefig", lambda self, *a, **k: saved.append(self))
+    rows = [Row(s, "won" if s % 3 else "unknown", None if s % 3 else "time-limit", 10, 0.01 * s, 5)
+            for s in range(101, 131)]
+    config = Config(1, "klondike", {"draw": 1}, "pysolfc", None, 60.0, 64.0)
+    plot_convergence(config, rows, tmp_path / "w.png")
+    plot_times(config, rows, tmp_path / "t.png")
+    rate_ax, time_ax = saved[0].axes[0], saved[1].axes[0]
+    assert rate_ax.get_xlim() == (101, 130)  # seed numbers, not deal counts
+    final = win_rate(20, 0, 10)
+    assert any(f"30 deals: [{100 * final.low:.2f}%, {100 * final.high:.2f}%]" in t.get_text() for t in rate_ax.texts)
+    assert any(t.get_text() == "cap 60 s" for t in time_ax.texts)
+
+
+def test_the_batch_bar_keeps_the_interval_at_80_columns():
+    import io
+
+    from tqdm import tqdm
+
+    from solver.cli import BAR_FORMAT, bar_postfix
+    from solver.report import rate_text
+
+    out = io.StringIO()
+    bar = tqdm(total=100_000, initial=31_234, unit="deal", file=out, ncols=80, bar_format=BAR_FORMAT)
+    rate = rate_text(win_rate(28_123, 2_000, 1_111))
+    bar.set_postfix_str(bar_postfix({"won": 28_123, "lost": 2_000, "unknown": 1_111}, rate), refresh=False)
+    bar.update(1)
+    bar.refresh()
+    line = out.getvalue().split("\r")[-1]
+    assert len(line) <= 80 and rate in line, line
