@@ -136,9 +136,9 @@ def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", dea
     limits = Limits(max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
     g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
     kernel = g.searcher(position, rules, tt_mb)
-    looser = g.relaxation(rules) if hasattr(g, "relaxation") else None
+    looser = g.relaxation(rules) if g.relaxation is not None else None
     relaxed = g.searcher(position, looser, tt_mb, slot="relaxed") if looser is not None else None
-    twin = g.twin(position, rules, tt_mb) if relaxed is None and hasattr(g, "twin") else None
+    twin = g.twin(position, rules, tt_mb) if relaxed is None and g.twin is not None else None
     before = _counters(kernel, twin)
     out = drive(kernel, limits, stop, relaxed, twin, progress)
     counters = {k: v - before.get(k, 0) for k, v in _counters(kernel, twin).items()}

@@ -223,10 +223,9 @@ class Batch:
         # The first and the last seed validate game, rules, numbering and the seed range.
         g, rules, _ = api.make_deal(game, self.seeds.first, numbering=numbering, **rule_options)
         if tt_mb is None:
-            second = getattr(g, "relaxation", lambda r: None)(rules) is not None or hasattr(g, "twin")
+            second = (g.relaxation is not None and g.relaxation(rules) is not None) or g.twin is not None
             tables = 2 if second else 1
-            tt_mb = DEFAULT_TT_MB if scheduler is not None else default_tt_mb(
-                self.workers, tables, getattr(g, "workspace_mb", 0))
+            tt_mb = DEFAULT_TT_MB if scheduler is not None else default_tt_mb(self.workers, tables, g.workspace_mb)
         self.limits = Limits(max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
         api.make_deal(game, self.seeds.last, numbering=numbering, **rule_options)
         self.game = g.name

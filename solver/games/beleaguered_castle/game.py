@@ -19,6 +19,7 @@ class BeleagueredCastle:
     numberings = NUMBERINGS
     piles_doc = "T1..T8 (PySolFC's rows: left wing T1..T4 top to bottom, right wing T5..T8), F1..F4 (C, D, H, S)"
     workspace_mb = computed(lambda: 2 * _searcher().Geometry().megabytes())  # two deep DFS stacks (main, twin), at worst (batch sizing)
+    relaxation = None  # no looser rule set: the twin runs beside the main search
 
     @staticmethod
     def make_rules(**options: Any) -> BCRules:

@@ -16,6 +16,9 @@ class GreatWheel:
     aliases = ("gw", "greatwheel")
     presets = PRESETS  # rule presets, the default first (--rules NAME)
     numberings = NUMBERINGS
+    workspace_mb = 0  # short DFS stacks (batch sizing)
+    twin = None  # one search: its exhaustion is how losses are proven
+    relaxation = None
     piles_doc = ("stock, waste, aces (the Ace foundation), E1..E8 (Evens), O1..O8 (Odds), T1..T8 "
                  "(PySolFC's rows, left to right); an Evens/Odds card goes to the lowest-numbered pile "
                  "that takes it; refills of empty piles and turning a card onto an empty waste are "

@@ -20,6 +20,7 @@ class Klondike:
     numberings = NUMBERINGS
     piles_doc = "stock, waste, T1..T7 (left to right as dealt), F1..F4 (foundations of C, D, H, S)"
     workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB)  # the main and the relaxed search's stacks (batch memory sizing)
+    twin = None  # the relaxed search (relaxation) runs beside the main one instead
 
     @staticmethod
     def make_rules(draw: int = 1, passes: int | None = None, worry_back: bool = True, **extra: Any) -> KlondikeRules:

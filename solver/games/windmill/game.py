@@ -30,6 +30,8 @@ class Windmill:
     name = "windmill"
     aliases = ("propeller",)
     presets = PRESETS  # rule presets, the default first (--rules NAME)
+    workspace_mb = 0  # short DFS stacks (batch sizing)
+    relaxation = None  # no looser rule set: the twin (Luby restarts) runs beside the main search
     from .deals import NUMBERINGS as numberings
     piles_doc = ("stock, waste, centre (Ace pile), K1..K4 (king piles: top left, top right, bottom left, "
                  "bottom right), C1..C8 (cells as PySolFC's rows: C1 C2 top arm outer/inner, C3 C4 left arm "

@@ -1,0 +1,93 @@
+"""What a game provides to the rest of the package: the written protocol.
+
+Every game adapter in the registry (``solver.games``) is a class with these members;
+``tests/test_protocol.py`` checks each one against it.  Optional capabilities are
+declared, never probed: a game without a twin search says ``twin = None``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Iterator, Protocol, runtime_checkable
+
+from ..moves import Move
+
+
+@runtime_checkable
+class Rules(Protocol):
+    """A game's rule options, frozen.  ``to_json()`` gives the options as data (what
+    ``--json``, deal files and the results database store); ``api.rule_options`` turns
+    it back into ``make_rules`` keywords."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class Position(Protocol):
+    """A position of a game (deal or part-played).  ``validate`` raises ValueError
+    unless it is a position of the game; ``key`` describes it exactly (pile order
+    included), so equal keys mean the same position."""
+
+    def validate(self) -> None: ...
+
+    def key(self) -> tuple: ...
+
+
+@runtime_checkable
+class Search(Protocol):
+    """One kernel search of one position, as ``search.drive`` runs it in slices."""
+
+    nodes: int
+    stored_states: int
+
+    def start(self) -> str | None: ...
+
+    def run(self, budget: int) -> str | None: ...
+
+    def grow(self) -> bool: ...
+
+    def line(self) -> list[Move]: ...
+
+    def best_cards(self) -> int: ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A game adapter: names, rules as data, deals, the reference engine's judgement,
+    pictures, and the kernel searches.
+
+    - ``presets``: named rule sets (``--rules NAME``), the default first; () if none.
+    - ``workspace_mb``: the search stacks' worst-case memory, for batch sizing (0: small).
+    - ``twin`` / ``relaxation``: the optional second search ``search.drive`` runs beside
+      the main one (a search in another move order; the rules loosened so that its
+      exhaustion proves a loss), or None.
+    """
+
+    name: str
+    aliases: tuple[str, ...]
+    presets: tuple[str, ...]
+    numberings: tuple[str, ...]
+    piles_doc: str
+    workspace_mb: float
+    twin: Callable[[Any, Any, float], Search] | None
+    relaxation: Callable[[Any], Any] | None
+
+    def make_rules(self, **options: Any) -> Rules: ...
+
+    def deal(self, seed: int, numbering: str, rules: Any) -> Position: ...
+
+    def load_deal(self, path: str | Path, rules: Any) -> Position: ...
+
+    def deal_to_json(self, position: Any) -> dict: ...
+
+    def render(self, position: Any) -> str: ...
+
+    def searcher(self, position: Any, rules: Any, tt_mb: float, slot: str = "main") -> Search: ...
+
+    def foundation_cards(self, position: Any) -> int: ...
+
+    def total_cards(self, position: Any) -> int: ...
+
+    def verify(self, position: Any, rules: Any, moves: list[Move]) -> None: ...
+
+    def positions(self, position: Any, rules: Any, moves: list[Move]) -> Iterator[Any]: ...
