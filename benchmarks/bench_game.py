@@ -218,6 +218,14 @@ def report(title: str, rows: list[dict], cap: float) -> str:
     return "\n".join(lines)
 
 
+def report_head(title: str, command: str) -> list[str]:
+    """The first lines of every benchmark report: title, command, machine, date."""
+    return [f"# {title}", "", f"Command: `{command}`  ",
+            f"Machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
+            f"numba {numba.__version__}, 2 shared vCPUs (timings are noisy; node counts are not).  ",
+            f"Date: {time.strftime('%Y-%m-%d')}  "]
+
+
 def command_line(argv: list[str]) -> str:
     """The command as quoted in the report (without --note and its text)."""
     out, skip = [], False
@@ -282,13 +290,7 @@ def main(argv: list[str] | None = None) -> None:
 
     rules_text = json.dumps(rules.to_json()) if rules.to_json() else "(no options)"
     title = f"{g.name}, rules {rules_text}, {args.numbering} numbering"
-    head = [
-        f"# Benchmark: {g.name}" + (f" ({args.rules})" if args.rules else ""),
-        "",
-        f"Command: `{command_line(argv)}`  ",
-        f"Machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
-        f"numba {numba.__version__}, 2 shared vCPUs (timings are noisy; node counts are not).  ",
-        f"Date: {time.strftime('%Y-%m-%d')}  ",
+    head = report_head(f"Benchmark: {g.name}" + (f" ({args.rules})" if args.rules else ""), command_line(argv)) + [
         f"Peak resident memory: {memory}; transposition tables and search stacks included.",
         "",
     ]

@@ -9,13 +9,11 @@ start-up is not included: see issue 12).
 from __future__ import annotations
 
 import argparse
-import platform
 import statistics
 import sys
-import time
 from pathlib import Path
 
-import numba
+from bench_game import report_head
 
 import solver
 from solver import api
@@ -49,13 +47,8 @@ def main(argv: list[str] | None = None) -> None:
             undecided += step is None
         print(f"seed {seed}: {len(r.moves)} moves", file=sys.stderr, flush=True)
     fast = sum(t <= 0.1 for t in times)
-    lines = [
-        f"# Hint benchmark: {args.game}" + (f" ({args.rules})" if args.rules else ""),
-        "",
-        f"Command: `python benchmarks/bench_hint.py {' '.join(argv if argv is not None else sys.argv[1:])}`  ",
-        f"Machine: {platform.machine()}, CPython {platform.python_version()}, numba {numba.__version__}, "
-        f"2 shared vCPUs (timings are noisy).  ",
-        f"Date: {time.strftime('%Y-%m-%d')}",
+    command = f"python benchmarks/bench_hint.py {' '.join(argv if argv is not None else sys.argv[1:])}"
+    lines = report_head(f"Hint benchmark: {args.game}" + (f" ({args.rules})" if args.rules else ""), command) + [
         "",
         "Positions: after every K-th move of the solver's own winning line of each won seed (the start "
         "included). Times are the search inside `api.hint` (solve of that position, cleaning and replay of "

@@ -19,6 +19,12 @@ def _king(p: WindmillPosition, k: int) -> str:
     return f"K{k + 1}:{pile[-1]}x{len(pile)}" if pile else f"K{k + 1}:--"
 
 
+def waste_line(waste) -> str:
+    """The waste's last 12 cards (the top last), as both Windmill boards print it."""
+    return ("waste: " + (" ".join(map(str, waste[-12:])) if waste else "--")
+            + (f"  ({len(waste)} cards)" if len(waste) > 12 else ""))
+
+
 def render(p: WindmillPosition) -> str:
     centre = f"[{p.centre[-1]}x{len(p.centre)}]"
     lines = [
@@ -29,8 +35,7 @@ def render(p: WindmillPosition) -> str:
         f"   {_king(p, 2):<9}       {_king(p, 3)}",
         f"              {_cell(p, 6)}",
         f"              {_cell(p, 7)}",
-        "waste: " + (" ".join(map(str, p.waste[-12:])) if p.waste else "--")
-        + (f"  ({len(p.waste)} cards)" if len(p.waste) > 12 else ""),
+        waste_line(p.waste),
         f"stock: {len(p.stock)} cards" + (f", next {p.stock[-1]}" if p.stock else ""),
         "cells: C1 C2 top arm (outer, inner), C3 C4 left, C5 C6 right, C7 C8 bottom (inner, outer);"
         " centre and king piles: top card x cards",

@@ -4,6 +4,7 @@ king piles between them), then the waste and the stock."""
 from __future__ import annotations
 
 from ...cards import RANKS
+from .board import waste_line
 from .welford_position import SAILS, WelfordPosition
 
 
@@ -31,8 +32,7 @@ def render(p: WelfordPosition) -> str:
         f"{_cell(p, 3, 1)} {_cell(p, 3, 0)}   {centre:^7}  {_cell(p, 1, 0)} {_cell(p, 1, 1)}",
         f"   {_king(p, 3):<9} {_cell(p, 2, 0)}   {_king(p, 2)}",
         f"             {_cell(p, 2, 1)}",
-        "waste: " + (" ".join(map(str, p.waste[-12:])) if p.waste else "--")
-        + (f"  ({len(p.waste)} cards)" if len(p.waste) > 12 else ""),
+        waste_line(p.waste),
         f"stock: {len(p.stock)} cards" + (f", next {p.stock[-1]}" if p.stock else "")
         + (f"; {p.pack1} of pack 1 left (centre capped at the first Queen)" if p.pack1 else "")
         + ("; waste turned over once" if p.redeals else ""),
