@@ -69,5 +69,22 @@ def test_a_won_line_replays_and_searches_keep_the_protocol(name, preset):
 @pytest.mark.parametrize("name", game_names())
 def test_bad_input_is_one_line_for_every_game(name):
     assert "invalid seed" in one_line_error(patience_here("solve", name, "x", "--tt-mb", "16"))
-    assert "does not apply" in one_line_error(
-        patience_here("solve", name, "1", "--draw" if name != "klondike" else "--rules", "3", "--tt-mb", "16"))
+    if get_game(name).presets:
+        assert "rules" in one_line_error(patience_here("solve", name, "1", "--rules", "nonesuch", "--tt-mb", "16"))
+    else:
+        assert "--rules does not apply" in one_line_error(patience_here("solve", name, "1", "--rules", "x"))
+
+
+@pytest.mark.parametrize("preset, want", [
+    ("standard", {"draw": 1, "passes": "unlimited"}), ("by-threes", {"draw": 3, "passes": "unlimited"}),
+    ("vegas", {"draw": 1, "passes": 1}), ("casino", {"draw": 1, "passes": 3}),
+])
+def test_klondike_presets_are_pysolfc_games_as_data(preset, want):
+    from solver.games.klondike.game import PYSOLFC_GAMES
+
+    g = get_game("klondike")
+    assert {k: g.make_rules(rules=preset).to_json()[k] for k in want} == want
+    assert PYSOLFC_GAMES[preset] in (2, 18, 61, 129)
+    # an option given explicitly takes the preset's place
+    assert g.make_rules(rules="vegas", passes=None).to_json()["passes"] == "unlimited"
+    assert g.make_rules(rules="casino", draw=3).to_json() == {"draw": 3, "passes": 3, "worry_back": True}

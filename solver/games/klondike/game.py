@@ -13,20 +13,44 @@ from .position import KlondikePosition, KlondikeRules
 from .. import computed
 
 
+# Named rule sets as data: PySolFC's Klondike games that share one deal per number.
+PRESET_OPTIONS = {
+    "standard": {},  # PySolFC game 2 "Klondike": draw 1, unlimited passes
+    "by-threes": {"draw": 3},  # game 18 "Klondike by Threes"
+    "vegas": {"passes": 1},  # game 129 "Vegas Klondike"
+    "casino": {"passes": 3},  # game 61 "Casino Klondike"
+}
+PYSOLFC_GAMES = {"standard": 2, "by-threes": 18, "vegas": 129, "casino": 61}
+PRESETS = tuple(PRESET_OPTIONS)
+UNSET = object()  # an option not given (passes=None means unlimited)
+
+
 class Klondike:
     name = "klondike"
     aliases = ("k", "solitaire", "patience")
-    presets = ()  # no rule presets
+    presets = PRESETS  # named rule sets (PySolFC's Klondike games), the default first
     numberings = NUMBERINGS
     piles_doc = "stock, waste, T1..T7 (left to right as dealt), F1..F4 (foundations of C, D, H, S)"
     workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB)  # the main and the relaxed search's stacks (batch memory sizing)
     twin = None  # the relaxed search (relaxation) runs beside the main one instead
 
     @staticmethod
-    def make_rules(draw: int = 1, passes: int | None = None, worry_back: bool = True, **extra: Any) -> KlondikeRules:
+    def make_rules(rules: str | None = None, draw: int | None = None, passes: int | None | object = UNSET,
+                   worry_back: bool | None = None, **extra: Any) -> KlondikeRules:
+        """The rules of a preset (PRESET_OPTIONS; default "standard"), with any option
+        given explicitly taking its place (``passes=None``: unlimited)."""
         if extra:
             raise ValueError(f"Klondike has no option {', '.join(sorted(extra))}")
-        return KlondikeRules(draw=draw, passes=passes, worry_back=worry_back)
+        name = PRESETS[0] if rules is None else str(rules).strip().lower()
+        if name not in PRESET_OPTIONS:
+            raise ValueError(f"unknown Klondike rules {rules!r}; choose from {', '.join(PRESETS)}")
+        options = dict(PRESET_OPTIONS[name])
+        for key, value in (("draw", draw), ("worry_back", worry_back)):
+            if value is not None:
+                options[key] = value
+        if passes is not UNSET:
+            options["passes"] = passes
+        return KlondikeRules(**options)
 
     @staticmethod
     def deal(seed: int, numbering: str, rules: KlondikeRules) -> KlondikePosition:
