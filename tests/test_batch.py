@@ -422,7 +422,7 @@ def test_a_scheduler_without_workers_is_reported_at_once(tmp_path):
     distributed = pytest.importorskip("distributed")
     from cli_helpers import ROOT
 
-    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=None) as empty:
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=":0") as empty:
         p = subprocess.Popen([sys.executable, "-m", "solver.cli", "batch", "klondike", "--seeds", "1-3",
                               "--max-nodes", "100", "--scheduler", empty.scheduler_address,
                               "--db", str(tmp_path / "r.sqlite"), "--no-progress"],
