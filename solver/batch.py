@@ -21,34 +21,14 @@ database.  ``mode="processes"`` runs a pool of worker processes instead (forkser
 each loads the kernel from numba's on-disk cache, which the parent warms first against
 numba #4807; Ctrl-C reaches them through an Event; they exit if the parent dies).
 
-Measured (benchmarks/bench_batch.py, results/batch-throughput.md; Klondike PySolFC
-seeds 1-300, draw 1, --tt-mb 256; wall clock of the whole ``patience batch`` command,
-best of 2; this 2-vCPU machine, kept busy by four other solver processes, load 4.5-5.7,
-so 300 seeds rather than 1,000 and no free core for a second worker):
+Threads or processes: results/batch-throughput.md has the measurements
+(benchmarks/bench_batch.py) behind the default.
 
-    --max-nodes 100000      1 worker   2 workers   startup (1 trivial deal)
-    processes               9.97 s    11.37 s      2.50 s
-    threads                 8.10 s     8.02 s      1.58 s
-    --max-nodes 1000 (easy deals, Python-bound)
-    processes               4.08 s     5.48 s
-    threads                 2.44 s     2.22 s
-
-    share of a deal's time that holds the GIL (deal, encoding, replay of a won line;
-    solve() in a loop, one thread): 7% at --max-nodes 100000 (1.6 ms per deal),
-    52% at --max-nodes 1000 (0.7 ms per deal)
-
-An earlier run at load 4 ordered them the same (threads 5.50 / 5.68 s, processes
-7.15 / 8.12 s at --max-nodes 100000).
-
-Why threads: they start about a second sooner (no fork server, no second import of
-numba and load of the kernel per worker), pay no pickling of results and were faster
-in every measured case here; and the work they cannot overlap is small.  By Amdahl's
-law threads reach 1/(0.07 + 0.93/N): 1.9x on 2 cores, 7.9x on 16; real batches (long
-timeouts, hard deals dominating the time) are even more kernel-bound.  Processes win
-only for masses of trivial deals on many cores (52% under the GIL caps threads at
-1.8x on 16 cores): use ``--mode processes`` there.  The overhead per deal of the
-machinery over solve() in a loop is below about a millisecond with threads, most of it
-writing the row (JSON of the line, one transaction), see the results file.
+Why threads: they start sooner (no fork server, no second import of numba and load of
+the kernel per worker), pay no pickling of results, and the work they cannot overlap
+(the share of a deal's time that holds the GIL) is small for real batches, which are
+kernel-bound.  Processes win only for masses of trivial deals on many cores: use
+``--mode processes`` there.
 
 Dask (``scheduler="tcp://host:port"`` or a Cluster/Client object): the same batch on a
 distributed cluster, see solver/cluster.py.  dask is imported only then.

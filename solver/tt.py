@@ -110,9 +110,9 @@ def tt_clear(table, ctr, touched):
 def _zeroed_table(slots: int, width: int) -> np.ndarray:
     """A lazily zeroed table backed by anonymous memory asking for huge pages.
 
-    Untouched slots cost no memory.  With 4 KB pages, first touches of a 2 GB table
-    cost more than the search itself (measured: 9.0 s against 3.8 s on a warm table
-    for 1.5 M stored states); 2 MB pages make the faults 512 times rarer.
+    Untouched slots cost no memory.  With 4 KB pages, first touches of a large table
+    can cost more than the search itself (docs/measurements.md); 2 MB pages make the
+    faults 512 times rarer.
     """
     nbytes = slots * width * 8
     buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)

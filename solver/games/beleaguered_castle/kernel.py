@@ -89,12 +89,9 @@ STUB_BITS = 5
 CODE0 = 40
 # Move orders (R_ORDER).  ORDER_BASIC: the scores in gen_moves.  ORDER_UNBLOCK adds
 # BLOCK_WEIGHT per card of the moving card's suit and a lower rank that the move puts
-# under it (and takes it off).  Measured on the 65 Solvitaire seeds of 1..1000 that took
-# over 3 s with the basic order, 3 M nodes each: won 37 with 500, 34 with 250, 30 with
-# 120, 35 with 1000; the basic order won 3 of the first 24 at 5 M.  But on seeds 1..300
-# at 2 M nodes the basic order decided 273 and the unblocking one 260, with 32 deals
-# each decided only by one of them (seed 90: basic 70 nodes, unblocking > 2 M; seed
-# 123: basic > 58 M, unblocking 160): so the two run side by side (search.drive's twin).
+# under it (and takes it off).  Each order decides deals the other cannot
+# (docs/measurements.md: the weight and the two orders compared), so the two run side
+# by side (search.drive's twin).
 ORDER_BASIC, ORDER_UNBLOCK = 0, 1
 BLOCK_WEIGHT = 500
 MAX_MOVES_PER_NODE = 64  # 8 top cards x (a foundation + 7 other piles)

@@ -74,11 +74,7 @@ empty A just loses r).  So equal (foundations, FLAG, A, W) have matching moves t
 the waste top but not a cell card; the test has a counterexample), hence TURNED = NSEQ.
 With the waste empty the cells may have gaps and hold at most NCELLS ranks, with it
 non-empty they hold NCELLS plus the top: the count of non-zero ranks keeps the cases
-apart.  Measured (one DFS, order 0, 3 M-node cap; 40 random late positions with at most
-11 stock cards, seed 5, and game numbers 1..30): positions stored to prove the 30
-pysolfc (34 strict) losses both kernels decided fell from 1,662,382 to 1,268,968 (from
-1,446,435 to 1,107,686), 24% fewer, and nodes to the 29 (19) wins by 15% (15%); no
-verdict changed, one 3 M-node unknown became lost.
+apart.  What the merge saves: docs/measurements.md.
 
 No forced ("safe") moves, and why: no play to a foundation is safe in this game, even
 with the stock empty.  Full-deck counterexample (checked with reference.solve_exhaustive):
@@ -333,8 +329,8 @@ def gen_moves(st, seq, rules, moves, n0):
     Order (heuristic; it never changes a verdict): cell and waste cards to the
     foundations first, then transfers between foundations, then the turn of the
     stock.  R_ORDER = 1 tries king piles before the centre and the turn before
-    transfers: on seeds 1-80 at 300 k nodes it decided 27 (pysolfc) and 14 (strict)
-    deals against 40 and 25 for order 0, but partly other ones (47 and 32 together).
+    transfers: it decides fewer deals than order 0 but partly other ones
+    (docs/measurements.md), so the twin uses it.
     R_NOISE > 0 adds a pseudo-random 0..255 to every score, seeded by R_NOISE and the
     state's counters (so a state always gets the same order within one search): the
     restarted searches (searcher.restarts) each try another order.

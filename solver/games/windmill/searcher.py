@@ -125,12 +125,11 @@ def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, pru
     Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), phase k in order (k + 1) mod 2
     with score noise k (phase 0 is plain order 1).
 
-    Why: on the 47 pysolfc seeds of 1..115 that the two plain orders (run side by side,
-    60 s) left unknown, the main search with this twin (then joining after 65,536
-    nodes) won 30 within 20 s; the orders' run times are heavy-tailed.  Every phase is
-    complete on its own (search.Restarts).  The twin now joins at once
+    Why: the orders' run times are heavy-tailed, and restarts in shuffled orders win
+    many deals that both plain orders leave unknown (docs/measurements.md).  Every
+    phase is complete on its own (search.Restarts).  The twin joins at once
     (``join_after=0``): phase 0 is the plain order 1, which wins some deals early that
-    order 0 finds late (seed 1: 8,037 nodes in all instead of 130,917).
+    order 0 finds late.
     """
     warm_up()
 
