@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Callable
 
@@ -57,17 +58,29 @@ def deal_file_options(g: Any, path: str | Path) -> dict[str, Any]:
     out = dict(rules)
     if out.get("passes") == "unlimited":
         out["passes"] = None
+    for key, value in out.items():
+        if not _RULE_TYPES.get(key, lambda v: False)(value):
+            raise DealFileError(f"{path}: \"rules\": {json.dumps({key: value})} is not a {g.name} rule option")
     return out
 
 
-def _looks_like(path: str | Path, g: Any, rules: Any) -> str | None:
+# what a deal file's "rules" may hold, by option (a number is never a bool here)
+_RULE_TYPES = {
+    "rules": lambda v: isinstance(v, str),
+    "draw": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "passes": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
+    "worry_back": lambda v: isinstance(v, bool),
+}
+
+
+def _looks_like(path: str | Path, g: Any, rules: Any, message: str) -> str | None:
     """Which other game or preset reads the file that ``g`` under ``rules`` refused, as a
     hint for the error message (None if no other one reads it)."""
     tries = [(other, {"rules": p} if p else {}) for other in map(get_game, game_names())
              for p in (other.presets or (None,))]
     for other, opts in tries:
-        if other.name == g.name and other.make_rules(**opts) == rules:
-            continue
+        if other.name == g.name and (other.make_rules(**opts) == rules or "unknown key" not in message):
+            continue  # another preset of this game, only for a file in another format
         try:
             other.load_deal(path, other.make_rules(**opts)).validate()
         except (ValueError, OSError):
@@ -86,7 +99,9 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
     g = get_game(game)
     is_path = isinstance(deal, (str, Path))
     if is_path:
-        options = {**deal_file_options(g, deal), **options}
+        named = deal_file_options(g, deal)
+        # a preset on the command line replaces the file's rules; single options refine them
+        options = options if "rules" in options else {**named, **options}
     rules = g.make_rules(**options)
     if deal is not None:
         if seed is not None:
@@ -95,7 +110,7 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
             try:
                 position = g.load_deal(deal, rules)
             except DealFileError as err:
-                hint = _looks_like(deal, g, rules)
+                hint = _looks_like(deal, g, rules, str(err))
                 if hint is None:
                     raise
                 raise DealFileError(f"{err} (it reads as a {hint} deal file)") from None
@@ -159,7 +174,8 @@ def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", dea
         result.moves_found = len(out.line)
         clean = without_cycles(g, position, rules, out.line)
         if len(clean) < len(out.line):
-            _verify(g, position, rules, clean, f"{g.name} {seed if deal is None else '(deal file)'}, loops cut")
+            _verify(g, position, rules, clean, f"{g.name} {seed if deal is None else '(deal file)'} with its loops "
+                    "cut (solver/lines.py)")
             result.moves = clean
         result.verified = True
     return result
@@ -201,7 +217,7 @@ def hint(game: str, seed: int | None = None, moves: list | None = None, *, numbe
 
     g, rules, position = position_after(game, seed, moves, numbering=numbering, deal=deal, **options)
     result = solve(game, deal=position, timeout=timeout, max_nodes=max_nodes, tt_mb=tt_mb, **rule_options(rules))
-    if not result.won:
+    if not result.won or not result.moves:  # lost, undecided, or won already
         return result, None
     first = steps(result.moves, list(g.positions(position, rules, result.moves)))[0][0]
     return result, first

@@ -2,8 +2,9 @@
 text format a solitaire program can load to offer "winnable deals only".
 
 Difficulty is measured, not guessed: the search effort to the first win (nodes), ranked
-within the bank.  ``easy`` is the half of the won deals that took the fewest nodes,
-``medium`` the next 40%, ``hard`` the last 10%.  Nodes depend on the solver's move
+within the bank.  A deal is ``easy`` when fewer than half of the bank's deals took fewer
+nodes, ``medium`` when fewer than 90% did, else ``hard`` (so equal effort gets an equal
+grade, and a bank of one deal is easy).  Nodes depend on the solver's move
 order as well as on the deal, so a grade says how hard the deal was to solve by
 search, which tracks (but is not) how hard it is for a person; the winning line's
 length is listed beside it.
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 from .result import LOST, WON, describe_rules
 from .store import Row, Store
 
-GRADES = ((0.5, "easy"), (0.9, "medium"), (1.0, "hard"))  # (share of the bank up to here, grade)
+# (share of the bank that took fewer nodes: below this, grade)
+GRADES = ((0.5, "easy"), (0.9, "medium"), (float("inf"), "hard"))
 
 
 @dataclass(frozen=True)
@@ -43,12 +45,16 @@ def decided(store: Store, game: str, rules: dict, numbering: str, verdict: str =
 
 def graded(rows: list[Row]) -> list[Entry]:
     """Won rows with their grade (GRADES: by rank of nodes within ``rows``)."""
-    order = sorted(rows, key=lambda r: (r.nodes, r.seed))
-    grade_of: dict[int, str] = {}
-    for rank, row in enumerate(order):
-        share = (rank + 1) / len(order)
-        grade_of[row.seed] = next(name for limit, name in GRADES if share <= limit + 1e-12)
-    return [Entry(r.seed, grade_of[r.seed], r.nodes, r.length) for r in rows]
+    order = sorted(r.nodes for r in rows)
+    first = {}  # nodes -> rank of the first deal with that many (equal effort, equal grade)
+    for rank, nodes in enumerate(order):
+        first.setdefault(nodes, rank)
+
+    def grade(nodes: int) -> str:
+        share = first[nodes] / len(order)  # the share of the bank that took fewer nodes
+        return next(name for limit, name in GRADES if share < limit)
+
+    return [Entry(r.seed, grade(r.nodes), r.nodes, r.length) for r in rows]
 
 
 def bank_text(game: str, rules: dict, numbering: str, entries: list[Entry], verdict: str = WON) -> str:
@@ -59,8 +65,8 @@ def bank_text(game: str, rules: dict, numbering: str, entries: list[Entry], verd
             f"# game: {game}; rules: {describe_rules(rules)}; numbering: {numbering}"
             + (" (PySolFC game numbers)" if numbering == "pysolfc" else "")]
     if verdict == WON:
-        head += ["# grade: by the search's nodes to the first win, within this list: easy = the fewest-nodes 50%,",
-                 "#        medium = the next 40%, hard = the last 10%",
+        head += ["# grade: by the search's nodes to the first win, within this list: easy when under 50% of the",
+                 "#        deals took fewer nodes, medium under 90%, else hard",
                  "# seed grade nodes moves"]
         body = [f"{e.seed} {e.grade} {e.nodes} {e.moves}" for e in entries]
     else:

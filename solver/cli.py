@@ -153,6 +153,10 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
     if show and as_json:
         raise PatienceError("--show prints boards for a person; it cannot go with --json")
     _check_tt_mb(tt_mb)
+    if html_file is not None:  # before a search that may be long
+        folder = os.path.dirname(os.path.abspath(html_file))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise PatienceError(f"cannot write {html_file!r}: no writable folder {folder!r}")
     options = _rule_options(draw, passes, no_worry_back, rules_name)
     g, rules, position = _deal(game, seed, numbering, deal_file, options)
     numbering = numbering or "pysolfc"
@@ -290,8 +294,10 @@ def _read_moves(path: str, after: int | None) -> list[Move]:
     if isinstance(obj, dict):
         obj = obj.get("moves")
     try:
+        if not all(type(m.get("count", 1)) is int for m in obj):
+            raise ValueError("a count that is not a whole number")
         moves = [Move.from_json(m) for m in obj]
-    except (TypeError, KeyError, ValueError, AttributeError):
+    except (TypeError, KeyError, ValueError, AttributeError, OverflowError):
         raise PatienceError(f"{path}: not a list of moves (as the \"moves\" of 'patience solve --json')") from None
     if after is not None:
         if not 0 <= after <= len(moves):
@@ -317,6 +323,8 @@ def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_na
     _check_tt_mb(tt_mb)
     if after is not None and moves_file is None:
         raise PatienceError("--after counts the moves of a --moves file; give one")
+    if deal_file == "-" and moves_file == "-":
+        raise PatienceError("standard input can hold the --deal file or the --moves file, not both")
     options = _rule_options(draw, passes, no_worry_back, rules_name)
     _applicable(game, options)
     if deal_file is not None and numbering is not None:
@@ -331,7 +339,9 @@ def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_na
     except (ValueError, OSError) as err:
         raise PatienceError(str(err).splitlines()[0]) from None
     where = f"after {len(moves)} move{'s' if len(moves) != 1 else ''}" if moves else "from the start"
-    if step is not None:
+    if result.won and not result.moves:
+        click.echo(f"nothing to do ({where}): the position is already won")
+    elif step is not None:
         click.echo(f"next ({where}): {step}")
         click.echo(f"a winning line of {len(result.moves)} moves follows (replayed by the reference engine)")
     elif result.verdict == "lost":

@@ -19,20 +19,23 @@ from .moves import Move
 def without_cycles(game: Any, position: Any, rules: Any, moves: list[Move]) -> list[Move]:
     """``moves`` with every loop removed: no position is visited twice.
 
-    Positions are compared by their exact ``key()`` (pile order included), so two
-    positions are merged only when they are the same position.
+    A loop is cut only between two positions that are equal as objects (every pile,
+    by its number, card for card): a ``key()`` may merge positions that the moves tell
+    apart (Great Wheel's keys ignore which Evens pile is which, while a move names
+    it), so keys only find the candidates.
     """
-    seen = {position.key(): 0}  # position key -> number of kept moves that lead to it
+    seen: dict[tuple, list[tuple[int, Any]]] = {position.key(): [(0, position)]}
     kept: list[Move] = []
     for move, after in zip(moves, game.positions(position, rules, moves)):
         kept.append(move)
         key = after.key()
-        back = seen.get(key)
+        back = next((n for n, p in seen.get(key, ()) if p == after), None)
         if back is not None:  # a loop: back to the position after kept[:back]
             del kept[back:]
-            seen = {k: n for k, n in seen.items() if n <= back}
+            for key_seen in list(seen):  # forget the positions of the cut stretch
+                seen[key_seen] = [(n, p) for n, p in seen[key_seen] if n <= back]
         else:
-            seen[key] = len(kept)
+            seen.setdefault(key, []).append((len(kept), after))
     return kept
 
 

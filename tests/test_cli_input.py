@@ -265,3 +265,46 @@ def test_a_long_solve_shows_a_live_line_on_a_terminal():
     assert r.returncode == 0
     assert b"searching " in seen and b" stored, best " in seen and b" home" in seen
     assert b"searching" not in r.stdout
+
+
+# ------------------------------------------------------------------ found by review
+
+def test_a_preset_on_the_command_line_replaces_a_deal_files_rules(tmp_path):
+    f = tmp_path / "k5.json"
+    f.write_text(json.dumps(_deal_json("klondike", "5")))  # names draw 1, unlimited passes, worry-back
+    r = patience_here("solve", "klondike", "--deal", str(f), "--rules", "vegas", "--max-nodes", "10", "--json", *TT)
+    assert json.loads(r.stdout)["rules"]["passes"] == 1
+    r = patience_here("solve", "klondike", "--deal", str(f), "--passes", "3", "--max-nodes", "10", "--json", *TT)
+    assert json.loads(r.stdout)["rules"] == {"draw": 1, "passes": 3, "worry_back": True}
+
+
+@pytest.mark.parametrize("rules", [{"draw": "three"}, {"passes": "2"}, {"draw": 3.5}, {"passes": True},
+                                   {"worry_back": "no"}, {"colour": "red"}])
+def test_a_deal_files_rules_are_checked(tmp_path, rules):
+    obj = _deal_json("klondike", "5")
+    obj["rules"] = rules
+    f = tmp_path / "k.json"
+    f.write_text(json.dumps(obj))
+    line = one_line_error(patience_here("solve", "klondike", "--deal", str(f), *TT))
+    assert '"rules"' in line and "is not a klondike rule option" in line
+
+
+def test_a_hint_on_a_won_position_says_so(tmp_path):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(solver_json("klondike", "5")))
+    r = patience_here("hint", "klondike", "5", "--moves", str(f), *TT)
+    assert r.returncode == 0 and "already won" in r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("count", [1e400, 2.7, True])
+def test_a_move_count_that_is_not_a_whole_number_is_one_line(tmp_path, count):
+    f = tmp_path / "m.json"
+    f.write_text(json.dumps([{"from": "stock", "to": "waste", "count": count}]))
+    line = one_line_error(patience_here("hint", "klondike", "5", "--moves", str(f), *TT))
+    assert "not a list of moves" in line
+
+
+def solver_json(game: str, seed: str) -> dict:
+    r = patience_here("solve", game, seed, "--json", *TT)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)

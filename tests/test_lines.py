@@ -8,6 +8,7 @@ import pytest
 from cli_helpers import patience_here
 
 import solver
+import solver.games
 from solver.api import make_deal
 from solver.games.klondike import reference
 from solver.lines import steps, without_cycles
@@ -85,3 +86,48 @@ def test_text_and_show_share_one_numbering():
     assert listed[-1] == str(n) and len(listed) == n
     shown_steps = re.findall(r"^(\d+)\. ", shown, re.M)
     assert shown_steps[-1] == str(n) and len(shown_steps) == n
+
+
+def _legal_moves(game, preset):
+    import importlib
+
+    if preset == "welford":
+        ref = importlib.import_module("solver.games.windmill.welford_reference")
+        return lambda p, rules: ref.legal_moves(p)
+    if game == "beleaguered-castle":
+        ref = importlib.import_module("solver.games.beleaguered_castle.reference")
+        return lambda p, rules: ref.legal_moves(p)
+    ref = importlib.import_module(f"solver.games.{game.replace('-', '_')}.reference")
+    return ref.legal_moves
+
+
+@pytest.mark.parametrize("game, preset, loops", [
+    ("klondike", None, True), ("beleaguered-castle", None, True), ("windmill", "pysolfc", True),
+    ("windmill", "strict", False), ("windmill", "welford", False),  # every move is one-way: no loop exists
+    ("great-wheel", "pgs", True), ("great-wheel", "pysolfc", True),
+])
+def test_cutting_loops_from_random_walks_keeps_a_legal_line_to_the_same_place(game, preset, loops):
+    """Random legal walks are full of loops.  Great Wheel's keys ignore which Evens
+    pile is which while its moves name the pile: cutting on keys alone once made an
+    illegal line (review of issue 14); loops are cut only between equal positions."""
+    import random as _random
+
+    g = solver.games.get_game(game)
+    rules = g.make_rules(**({"rules": preset} if preset else {}))
+    legal = _legal_moves(game, preset)
+    cut_some = 0
+    for seed in range(1, 40):
+        rng = _random.Random(seed)
+        start = p = g.deal(seed, "pysolfc", rules)
+        walk = []
+        for _ in range(300):
+            options = legal(p, rules)
+            if not options:
+                break
+            walk.append(rng.choice(options))
+            p = next(iter(g.positions(p, rules, walk[-1:])))
+        clean = without_cycles(g, start, rules, walk)
+        end = list(g.positions(start, rules, clean))  # raises IllegalMove if a cut broke the line
+        assert (end[-1] if clean else start) == p
+        cut_some += len(clean) < len(walk)
+    assert (cut_some > 0) == loops
