@@ -103,14 +103,19 @@ def _lower(_ctx, _param, value):
     return None if value is None else value.strip().lower()
 
 
-def _presets_help() -> str:
+def presets_help() -> str:
     """Each game's presets, from the registry (the default first)."""
-    return "; ".join(f"{name} {'|'.join(get_game(name).presets)}" for name in game_names()
-                     if get_game(name).presets)
+    return "Rule preset: " + "; ".join(f"{name} {'|'.join(get_game(name).presets)}" for name in game_names()
+                                       if get_game(name).presets) + "."
+
+
+# presets_help() as text, so that --help need not import every game (a test keeps them equal)
+RULES_HELP = ("Rule preset: great-wheel pgs|pysolfc; klondike standard|by-threes|vegas|casino; "
+              "windmill pysolfc|strict|welford.")
 
 
 def rule_options(f):
-    f = click.option("--rules", "rules_name", metavar="NAME", help="Rule preset: " + _presets_help() + ".")(f)
+    f = click.option("--rules", "rules_name", metavar="NAME", help=RULES_HELP)(f)
     f = click.option("--no-worry-back", is_flag=True, help="Klondike: foundation cards never return to the tableau.")(f)
     f = click.option("--passes", metavar="N|unlimited", help="Klondike: passes through the stock (default unlimited).")(f)
     f = click.option("--draw", type=int, metavar="K", help="Klondike: cards turned per draw (default 1).")(f)

@@ -88,3 +88,9 @@ def test_klondike_presets_are_pysolfc_games_as_data(preset, want):
     # an option given explicitly takes the preset's place
     assert g.make_rules(rules="vegas", passes=None).to_json()["passes"] == "unlimited"
     assert g.make_rules(rules="casino", draw=3).to_json() == {"draw": 3, "passes": 3, "worry_back": True}
+
+
+def test_the_rules_help_lists_the_registrys_presets():
+    from solver.cli import RULES_HELP, presets_help
+
+    assert RULES_HELP == presets_help()
