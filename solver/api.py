@@ -170,13 +170,15 @@ def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", dea
         result.best_progress = BestProgress(out.best.cards, g.total_cards(position))
         result.line_to_best = out.best.line
     if out.verdict == WON:
-        _verify(g, position, rules, out.line, f"{g.name} {seed if deal is None else '(deal file)'}")
+        what = f"{g.name} {seed if deal is None else '(deal file)'}"
+        try:  # cutting its loops replays the kernel's line move by move: an illegal move raises
+            clean = without_cycles(g, position, rules, out.line)
+        except ValueError:  # the reference engine's replay says why, as a VerificationError
+            _verify(g, position, rules, out.line, what)
+            raise
+        _verify(g, position, rules, clean, what)  # the line reported, once, to the win
         result.moves_found = len(out.line)
-        clean = without_cycles(g, position, rules, out.line)
-        if len(clean) < len(out.line):
-            _verify(g, position, rules, clean, f"{g.name} {seed if deal is None else '(deal file)'} with its loops "
-                    "cut (solver/lines.py)")
-            result.moves = clean
+        result.moves = clean
         result.verified = True
     return result
 

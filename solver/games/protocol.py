@@ -25,8 +25,10 @@ class Rules(Protocol):
 @runtime_checkable
 class Position(Protocol):
     """A position of a game (deal or part-played).  ``validate`` raises ValueError
-    unless it is a position of the game; ``key`` describes it exactly (pile order
-    included), so equal keys mean the same position."""
+    unless it is a position of the game; ``key`` is hashable, and equal positions have
+    equal keys (a game may give one key to positions that differ only in which of two
+    interchangeable piles holds what: Great Wheel's Evens and Odds piles); ``==``
+    compares positions exactly."""
 
     def validate(self) -> None: ...
 

@@ -13,15 +13,17 @@ from .position import KlondikePosition, KlondikeRules
 from .. import computed
 
 
-# Named rule sets as data: PySolFC's Klondike games that share one deal per number.
-PRESET_OPTIONS = {
-    "standard": {},  # PySolFC game 2 "Klondike": draw 1, unlimited passes
-    "by-threes": {"draw": 3},  # game 18 "Klondike by Threes"
-    "vegas": {"passes": 1},  # game 129 "Vegas Klondike"
-    "casino": {"passes": 3},  # game 61 "Casino Klondike"
+# Named rule sets as data: PySolFC's Klondike games, which share one deal per number.
+#   name: (PySolFC game number, the options it sets; the others keep their defaults)
+PRESET_TABLE = {
+    "standard": (2, {}),  # "Klondike": draw 1, unlimited passes
+    "by-threes": (18, {"draw": 3}),  # "Klondike by Threes"
+    "vegas": (129, {"passes": 1}),  # "Vegas Klondike"
+    "casino": (61, {"passes": 3}),  # "Casino Klondike"
 }
-PYSOLFC_GAMES = {"standard": 2, "by-threes": 18, "vegas": 129, "casino": 61}
-PRESETS = tuple(PRESET_OPTIONS)
+PRESET_OPTIONS = {name: options for name, (_number, options) in PRESET_TABLE.items()}
+PYSOLFC_GAMES = {name: number for name, (number, _options) in PRESET_TABLE.items()}
+PRESETS = tuple(PRESET_TABLE)
 UNSET = object()  # an option not given (passes=None means unlimited)
 
 
