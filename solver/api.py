@@ -82,7 +82,8 @@ def _looks_like(path: str | Path, g: Any, rules: Any, message: str) -> str | Non
         if other.name == g.name and (other.make_rules(**opts) == rules or "unknown key" not in message):
             continue  # another preset of this game, only for a file in another format
         try:
-            other.load_deal(path, other.make_rules(**opts)).validate()
+            other_rules = other.make_rules(**opts)
+            other.adapter(other_rules).load_deal(path, other_rules).validate()
         except (ValueError, OSError):
             continue
         default = not opts or opts["rules"] == other.presets[0]
@@ -95,14 +96,17 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
               deal: Any = None, **options: Any):
     """Return (game adapter, rules, position) for a numbered deal or a deal file/position.
 
-    A deal file's own "rules" apply unless ``options`` name others."""
-    g = get_game(game)
+    The adapter is the one that plays these rules (``adapter(rules)``: Windmill's
+    welford preset has its own).  A deal file's own "rules" apply unless ``options``
+    name others."""
+    front = get_game(game)
     is_path = isinstance(deal, (str, Path))
     if is_path:
-        named = deal_file_options(g, deal)
+        named = deal_file_options(front, deal)
         # a preset on the command line replaces the file's rules; single options refine them
         options = options if "rules" in options else {**named, **options}
-    rules = g.make_rules(**options)
+    rules = front.make_rules(**options)
+    g = front.adapter(rules)
     if deal is not None:
         if seed is not None:
             raise ValueError("give a seed or a deal file, not both")
@@ -110,7 +114,7 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
             try:
                 position = g.load_deal(deal, rules)
             except DealFileError as err:
-                hint = _looks_like(deal, g, rules, str(err))
+                hint = _looks_like(deal, front, rules, str(err))
                 if hint is None:
                     raise
                 raise DealFileError(f"{err} (it reads as a {hint} deal file)") from None

@@ -22,11 +22,11 @@ from solver.games.great_wheel import reference as gw_ref
 from solver.games.great_wheel.deals import endgame_deal
 from solver.games.klondike import reference as k_ref
 from solver.games.windmill import reference as wm_ref
-from solver.games.windmill import welford_reference as wf_ref
+from solver.games.windmill.welford import reference as wf_ref
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import restarts
-from solver.games.windmill.welford_deals import welford_deal
+from solver.games.windmill.welford.deals import welford_deal
 from solver.moves import Move
 from solver.replay import replay_moves
 from solver.result import LOST, UNKNOWN, WON, BestProgress, SolveResult

@@ -95,7 +95,7 @@ def test_a_deal_file_plays_under_its_own_rules(tmp_path):
     f = tmp_path / "w.json"
     f.write_text(json.dumps(_deal_json("windmill", "5", "--rules", "welford")))
     g, rules, position = api.make_deal("windmill", deal=str(f))
-    assert rules.preset == "welford" and position == get_game("windmill").deal(5, "pysolfc", rules)
+    assert rules.preset == "welford" and position == get_game("windmill").adapter(rules).deal(5, "pysolfc", rules)
     r = patience_here("solve", "windmill", "--deal", str(f), "--max-nodes", "10", "--json", *TT)
     assert json.loads(r.stdout)["rules"] == {"rules": "welford"}
 

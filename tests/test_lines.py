@@ -92,7 +92,7 @@ def _legal_moves(game, preset):
     import importlib
 
     if preset == "welford":
-        ref = importlib.import_module("solver.games.windmill.welford_reference")
+        ref = importlib.import_module("solver.games.windmill.welford.reference")
         return lambda p, rules: ref.legal_moves(p)
     if game == "beleaguered-castle":
         ref = importlib.import_module("solver.games.beleaguered_castle.reference")
@@ -112,8 +112,8 @@ def test_cutting_loops_from_random_walks_keeps_a_legal_line_to_the_same_place(ga
     illegal line (review of issue 14); loops are cut only between equal positions."""
     import random as _random
 
-    g = solver.games.get_game(game)
-    rules = g.make_rules(**({"rules": preset} if preset else {}))
+    rules = solver.games.get_game(game).make_rules(**({"rules": preset} if preset else {}))
+    g = solver.games.get_game(game).adapter(rules)
     legal = _legal_moves(game, preset)
     cut_some = 0
     for seed in range(1, 40):

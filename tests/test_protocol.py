@@ -40,10 +40,12 @@ def test_names_and_aliases_are_unique():
 
 @pytest.mark.parametrize("name, preset", VARIANTS)
 def test_rules_and_deals_are_data(name, preset, tmp_path):
-    g = get_game(name)
-    rules = g.make_rules(**_options(preset))
+    front = get_game(name)
+    rules = front.make_rules(**_options(preset))
     assert isinstance(rules, Rules)
-    assert g.make_rules(**api.rule_options(rules)) == rules  # the options round-trip
+    assert front.make_rules(**api.rule_options(rules)) == rules  # the options round-trip
+    g = front.adapter(rules)  # the adapter that plays these rules
+    assert isinstance(g, Game) and g.name == name
     a, b = g.deal(7, "pysolfc", rules), g.deal(7, "pysolfc", rules)
     assert isinstance(a, Position) and a.key() == b.key() and a.validate() is None
     assert g.deal(8, "pysolfc", rules).key() != a.key()
@@ -55,8 +57,8 @@ def test_rules_and_deals_are_data(name, preset, tmp_path):
 
 @pytest.mark.parametrize("name, preset", VARIANTS)
 def test_a_won_line_replays_and_searches_keep_the_protocol(name, preset):
-    g = get_game(name)
     options = _options(preset)
+    g = get_game(name).adapter(get_game(name).make_rules(**options))
     r = solver.solve(name, WON_SEED[name], tt_mb=512, timeout=120, **options)
     assert r.won and r.verified
     _g, rules, position = api.make_deal(name, WON_SEED[name], **options)

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from solver import api
+
 from solver.games.windmill.dealfile import DealFileError, dump_deal, load_deal, position_from_json, position_to_json
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.game import Windmill
@@ -94,15 +96,16 @@ def test_cli_unknown_preset_and_deal_file(tmp_path):
     assert position_from_json(json.loads(r.stdout)) == windmill_deal(1)
 
 
-def test_welford_is_delegated_and_its_absence_is_a_clear_error(monkeypatch):
+def test_welford_is_served_by_its_own_adapter():
+    from solver.games.windmill.welford.game import WelfordGame
+
     rules = Windmill.make_rules(rules="welford")
-    p = Windmill.deal(1, "pysolfc", rules)
+    g = Windmill.adapter(rules)
+    assert g is WelfordGame and g.name == "windmill"
+    p = g.deal(1, "pysolfc", rules)
     assert getattr(p, "preset", None) == "welford"
-    assert isinstance(Windmill.deal_to_json(p), dict) and Windmill.render(p)
-    # our own positions are never sent there
+    assert isinstance(g.deal_to_json(p), dict) and g.render(p)
+    assert Windmill.adapter(Windmill.make_rules()) is Windmill and Windmill.adapter(Windmill.make_rules(rules="strict")) is Windmill
     assert "centre" in Windmill.render(windmill_deal(1))
-    monkeypatch.setitem(sys.modules, "solver.games.windmill.welford", None)  # import now fails
-    with pytest.raises(ValueError, match="welford") as e:
-        Windmill.deal(1, "pysolfc", rules)
-    assert "\n" not in str(e.value)
-    assert Windmill.deal(1, "pysolfc", Windmill.make_rules()).centre  # the other presets still work
+    assert api.make_deal("windmill", 1, rules="welford")[0] is WelfordGame
+

@@ -70,8 +70,8 @@ def test_tampered_line_is_rejected():
 @pytest.mark.parametrize("preset", ["pysolfc", "strict", "welford"])
 def test_main_search_and_twin_never_share_a_table_or_workspace(preset):
     from solver.games import get_game
-    g = get_game("windmill")
-    rules = g.make_rules(rules=preset)
+    rules = get_game("windmill").make_rules(rules=preset)
+    g = get_game("windmill").adapter(rules)
     p = g.deal(2, "pysolfc", rules)
     main, twin = g.searcher(p, rules, 8), g.twin(p, rules, 8)
     main.start()

@@ -60,6 +60,8 @@ class Game(Protocol):
 
     - ``presets``: named rule sets (``--rules NAME``), the default first; () if none.
     - ``workspace_mb``: the search stacks' worst-case memory, for batch sizing (0: small).
+    - ``adapter(rules)``: which adapter plays a rule set (Windmill's welford preset is
+      a sub-package of its own); every other member is read from that adapter.
     - ``twin`` / ``relaxation``: the optional second search ``search.drive`` runs beside
       the main one (a search in another move order; the rules loosened so that its
       exhaustion proves a loss), or None.
@@ -75,6 +77,11 @@ class Game(Protocol):
     relaxation: Callable[[Any], Any] | None
 
     def make_rules(self, **options: Any) -> Rules: ...
+
+    def adapter(self, rules: Any) -> "Game":
+        """The adapter that plays ``rules`` (itself, unless a preset has its own
+        implementation); ``api.make_deal`` returns it."""
+        ...
 
     def deal(self, seed: int, numbering: str, rules: Any) -> Position: ...
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...moves import Move
+from ..base import GameAdapter
 from . import dealfile, reference
 from .board import render
 from .deals import NUMBERINGS, bc_deal
@@ -12,12 +12,14 @@ from .position import BCPosition, BCRules
 from .. import computed
 
 
-class BeleagueredCastle:
+class BeleagueredCastle(GameAdapter):
     name = "beleaguered-castle"
     aliases = ("bc", "beleaguered")
     presets = ()  # no rule presets
     numberings = NUMBERINGS
     piles_doc = "T1..T8 (PySolFC's rows: left wing T1..T4 top to bottom, right wing T5..T8), F1..F4 (C, D, H, S)"
+    reference = reference
+    reference_takes_rules = False  # one rule set
     workspace_mb = computed(lambda: 2 * _searcher().Geometry().megabytes())  # two deep DFS stacks (main, twin), at worst (batch sizing)
     relaxation = None  # no looser rule set: the twin runs beside the main search
 
@@ -59,17 +61,6 @@ class BeleagueredCastle:
         """Every card of the deal, wherever it lies."""
         return sum(map(len, position.tableau)) + sum(position.foundations)
 
-    @staticmethod
-    def verify(position: BCPosition, rules: BCRules, moves: list[Move]) -> None:
-        """Raise reference.ReplayError unless the moves win from position."""
-        reference.verify_win(position, moves)
-
-    @staticmethod
-    def positions(position: BCPosition, rules: BCRules, moves: list[Move]):
-        """The position after each move (reference engine), for --show."""
-        for move in moves:
-            position = reference.apply_move(position, move)
-            yield position
 
 
 def _searcher():

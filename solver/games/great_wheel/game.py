@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...moves import Move
+from ..base import GameAdapter
 from . import dealfile, reference
 from .board import render
 from .deals import NUMBERINGS, gw_deal
 from .position import PRESETS, GWPosition, GWRules
 
 
-class GreatWheel:
+class GreatWheel(GameAdapter):
     name = "great-wheel"
     aliases = ("gw", "greatwheel")
     presets = PRESETS  # rule presets, the default first (--rules NAME)
@@ -23,6 +23,7 @@ class GreatWheel:
                  "(PySolFC's rows, left to right); an Evens/Odds card goes to the lowest-numbered pile "
                  "that takes it; refills of empty piles and turning a card onto an empty waste are "
                  "automatic and not moves")
+    reference = reference
 
     @staticmethod
     def make_rules(rules: str | None = None, **extra: Any) -> GWRules:
@@ -58,14 +59,3 @@ class GreatWheel:
         return (GreatWheel.foundation_cards(position) + sum(map(len, position.tableau)) + len(position.stock)
                 + len(position.waste))
 
-    @staticmethod
-    def verify(position: GWPosition, rules: GWRules, moves: list[Move]) -> None:
-        """Raise ReplayError unless the moves win from position."""
-        reference.verify_win(position, rules, moves)
-
-    @staticmethod
-    def positions(position: GWPosition, rules: GWRules, moves: list[Move]):
-        """The position after each move (reference engine), for --show."""
-        for move in moves:
-            position = reference.apply_move(position, rules, move)
-            yield position

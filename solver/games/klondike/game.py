@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...dealfile import DealFileError
-from ...moves import Move
+from ..base import GameAdapter
 from . import dealfile, reference
 from .board import render
 from .deals import NUMBERINGS, klondike_deal
@@ -27,12 +27,13 @@ PRESETS = tuple(PRESET_TABLE)
 UNSET = object()  # an option not given (passes=None means unlimited)
 
 
-class Klondike:
+class Klondike(GameAdapter):
     name = "klondike"
     aliases = ("k", "solitaire", "patience")
     presets = PRESETS  # named rule sets (PySolFC's Klondike games), the default first
     numberings = NUMBERINGS
     piles_doc = "stock, waste, T1..T7 (left to right as dealt), F1..F4 (foundations of C, D, H, S)"
+    reference = reference
     workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB)  # the main and the relaxed search's stacks (batch memory sizing)
     twin = None  # the relaxed search (relaxation) runs beside the main one instead
 
@@ -97,17 +98,6 @@ class Klondike:
         """Every card of the deal, wherever it lies."""
         return sum(map(len, position.tableau)) + len(position.stock) + len(position.waste) + sum(position.foundations)
 
-    @staticmethod
-    def verify(position: KlondikePosition, rules: KlondikeRules, moves: list[Move]) -> None:
-        """Raise reference.ReplayError unless the moves win from position."""
-        reference.verify_win(position, rules, moves)
-
-    @staticmethod
-    def positions(position: KlondikePosition, rules: KlondikeRules, moves: list[Move]):
-        """The position after each move (reference engine), for --show."""
-        for move in moves:
-            position = reference.apply_move(position, rules, move)
-            yield position
 
 
 def _searcher():

@@ -41,6 +41,7 @@ with an R and go down to A.  ``len(cells)`` may be 1..8.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 from dataclasses import dataclass, field
 
 from ...cards import Card
@@ -176,3 +177,13 @@ class WindmillPosition:
 
 def _rank(r: int) -> str:
     return "A23456789TJQK"[r - 1]
+
+
+def make_rules(rules: str = "pysolfc", **extra: Any) -> WindmillRules:
+    """Windmill's rules: a preset name (PRESETS), no other options."""
+    if extra:
+        raise ValueError(f"Windmill has no option {', '.join(sorted(extra))} (use --rules {'|'.join(PRESETS)})")
+    rules = str(rules).strip().lower()
+    if rules not in PRESETS:
+        raise ValueError(f"unknown Windmill rules {rules!r}; choose from {', '.join(PRESETS)}")
+    return WindmillRules(rules)

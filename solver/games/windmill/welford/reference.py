@@ -9,7 +9,7 @@ Every rule lives in one place, ``why_illegal``.  ``legal_moves`` only lists cand
 moves and keeps those ``why_illegal`` accepts, and ``apply_move`` refuses what it
 refuses, so the moves listed and the moves that can be played cannot disagree.
 
-The moves of a player's line (``Move`` objects; pile names in welford_position):
+The moves of a player's line (``Move`` objects; pile names in position.py):
 
 - ``X -> centre`` (card): the top card of a sail (``C1``..``C8``), the waste top or a
   king pile's top (``K1``..``K4``) onto the centre, whose next rank it must be
@@ -35,7 +35,7 @@ Rules where Welford's text is explicit:
 - after both packs (stock empty), the waste may be turned over once and gone through
   once more.
 
-Decisions where the text is silent (documented in welford.py too): sails are refilled
+Decisions where the text is silent (documented in game.py too): sails are refilled
 in the order 1, 2, 3, 4 (inner gaps first); during the extra pass gaps are still
 filled from the stock (the turned-over waste is "the pack"); the cap lifts as soon as
 the last card of pack 1 has left the stock; the waste is turned over so that its
@@ -45,9 +45,9 @@ at the deal.
 
 from __future__ import annotations
 
-from ...moves import Move
-from ...replay import IllegalMove, ReplayError, replay_moves, replay_win  # noqa: F401 (re-exported)
-from .welford_position import KING_PILES, SAILS, WelfordPosition, WelfordPositionError, rank_name
+from ....moves import Move
+from ....replay import IllegalMove, ReplayError, replay_moves, replay_win  # noqa: F401 (re-exported)
+from .position import KING_PILES, SAILS, WelfordPosition, WelfordPositionError, rank_name
 
 _KING_NAMES = {f"K{j + 1}": j for j in range(KING_PILES)}
 

@@ -21,9 +21,9 @@ Reduced games (tests): two packs of ranks A..``ranks`` and 1..4 sails, dealt the
 
 from __future__ import annotations
 
-from ...cards import Card
-from ...numbering import pysolfc_deck, pysolfc_random
-from .welford_position import SAILS, WelfordPosition
+from ....cards import Card
+from ....numbering import pysolfc_deck, pysolfc_random
+from .position import SAILS, WelfordPosition
 
 NUMBERINGS = ("pysolfc",)
 

@@ -6,13 +6,13 @@ from functools import partial
 
 import numpy as np
 
-from ...moves import Move
-from ...result import LOST, MEMORY_LIMIT, WON
-from ...jit import announce_compile
-from ...search import KernelSearch, Limits, Restarts, drive, luby, table_for, workspace_for
-from . import welford_kernel as K
-from .welford_codec import decode, encode, log_to_moves, rules_array
-from .welford_position import WelfordPosition
+from ....moves import Move
+from ....result import LOST, MEMORY_LIMIT, WON
+from ....jit import announce_compile
+from ....search import KernelSearch, Limits, Restarts, drive, luby, table_for, workspace_for
+from . import kernel as K
+from .codec import decode, encode, log_to_moves, rules_array
+from .position import WelfordPosition
 
 # A line has at most ~470 actions (104 cards placed, 52 king-pile to centre moves,
 # 2 x 104 draws, refills that place at least one card each, one redeal).
@@ -43,7 +43,7 @@ def warm_up() -> None:
         return
     _warm = True
     announce_compile(K.search_run, "Windmill (welford)")
-    from .welford_deals import welford_deal
+    from .deals import welford_deal
 
     s = WelfordSearch(welford_deal(1, ranks=3, sails=2), 1, warm=False, slot="warm")
     if s.start() is None:
@@ -86,7 +86,7 @@ class WelfordSearch(KernelSearch):
         return w.moves[w.lnext[:d] - 1].astype(np.int64)
 
     def best_path(self) -> np.ndarray:
-        """The actions from the root to the best position (welford_kernel.search_init)."""
+        """The actions from the root to the best position (kernel.search_init)."""
         b = self.ws.best
         return b[2:2 + int(b[1])].copy()
 

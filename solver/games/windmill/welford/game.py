@@ -1,10 +1,10 @@
-"""Windmill, John Welford's rules (``--rules welford``): the adapter the Windmill game
-delegates to.
+"""Windmill, John Welford's rules (``--rules welford``): the adapter the registry
+serves for that preset (``Windmill.adapter``).
 
 Rule text: shared/seeds/windmill-welford-rules.txt (and the Windmill section of
-shared/notes/rules.md).  Module map: welford_position (positions, validate),
-welford_deals (numbering), welford_dealfile, welford_reference (the rules, the judge),
-welford_kernel (numba search), welford_codec, welford_searcher, welford_board.
+shared/notes/rules.md).  Module map: position.py (positions, validate),
+deals.py (numbering), dealfile.py, reference.py (the rules, the judge),
+kernel.py (numba search), codec.py, searcher.py, board.py.
 
 Piles: ``centre``; ``K1``..``K4`` (king piles); ``C1``..``C4`` the inner and ``C5``..``C8``
 the outer cells of sails 1..4 (north, east, south, west); ``stock``, ``waste``.
@@ -33,10 +33,10 @@ Decisions where Welford's text is silent (tested in tests/test_windmill_welford_
   king piles; a King on a king pile never goes to the centre ("any card (except a king)
   that has been played to a king pile"); sail priority: a king-pile card may not go to
   the centre while a sail's top card could go there;
-- deals: see welford_deals (PySolFC's generator; pack 1 less its Ace of Clubs, then pack
+- deals: see deals.py (PySolFC's generator; pack 1 less its Ace of Clubs, then pack
   2 with the generator continuing).
 
-Search (welford_kernel, welford_searcher): exact 24-byte keys (suits and the order of
+Search (kernel.py, searcher.py): exact 24-byte keys (suits and the order of
 the king piles left out: proven symmetries), no forced or safe moves.  A DFS in
 ordering 0 runs to the end; beside it (search.drive's twin) runs a sequence of
 restarted searches with Luby budgets, each from scratch with a cleared table and
@@ -48,19 +48,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...moves import Move
-from . import welford_dealfile, welford_reference
-from .welford_board import render as _render
-from .welford_deals import NUMBERINGS, welford_deal
-from .welford_position import WelfordPosition
-from .welford_searcher import WelfordSearch, restarts
+from ...base import GameAdapter
+from . import dealfile, reference
+from .board import render
+from .deals import NUMBERINGS, welford_deal
+from .position import WelfordPosition
+from ..position import PRESETS, make_rules
 
 
-class WelfordGame:
+class WelfordGame(GameAdapter):
     name = "windmill"
+    aliases = ("propeller",)
+    presets = PRESETS
+    make_rules = staticmethod(make_rules)  # Windmill's, which names this preset
     numberings = NUMBERINGS
     piles_doc = ("centre, K1..K4 (king piles), C1..C4 inner and C5..C8 outer cells of sails 1..4 "
                  "(N, E, S, W), stock, waste")
+    reference = reference
+    reference_takes_rules = False  # one rule set
+    render = staticmethod(render)
+    deal_to_json = staticmethod(dealfile.position_to_json)
 
     @staticmethod
     def deal(seed: int, numbering: str, rules: Any) -> WelfordPosition:
@@ -68,22 +75,16 @@ class WelfordGame:
 
     @staticmethod
     def load_deal(path, rules: Any) -> WelfordPosition:
-        return welford_dealfile.load_deal(path)
+        return dealfile.load_deal(path)
 
     @staticmethod
-    def deal_to_json(position: WelfordPosition) -> dict:
-        return welford_dealfile.position_to_json(position)
-
-    @staticmethod
-    def render(position: WelfordPosition) -> str:
-        return _render(position)
-
-    @staticmethod
-    def searcher(position: WelfordPosition, rules: Any, tt_mb: float, slot: str = "main") -> WelfordSearch:
+    def searcher(position: WelfordPosition, rules: Any, tt_mb: float, slot: str = "main"):
+        from .searcher import WelfordSearch  # loads numba and the kernel: only when searching
         return WelfordSearch(position, tt_mb, slot=slot)
 
     @staticmethod
     def twin(position: WelfordPosition, rules: Any, tt_mb: float):
+        from .searcher import restarts
         return restarts(position, tt_mb)
 
     @staticmethod
@@ -96,15 +97,3 @@ class WelfordGame:
         """Every card of the deal, wherever it lies."""
         return (position.cards_home() + sum(map(len, position.sails)) + len(position.stock)
                 + len(position.waste))
-
-    @staticmethod
-    def verify(position: WelfordPosition, rules: Any, moves: list[Move]) -> None:
-        """Raise solver.replay.ReplayError unless the moves win from position."""
-        welford_reference.verify_win(position, moves)
-
-    @staticmethod
-    def positions(position: WelfordPosition, rules: Any, moves: list[Move]):
-        """The position after each move (reference engine), for --show."""
-        for move in moves:
-            position = welford_reference.apply_move(position, move)
-            yield position

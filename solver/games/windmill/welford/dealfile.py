@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...dealfile import DealFileError, card_list, check_object, dump_with, int_field, load_with, parse_face_up, card_token
-from .welford_position import KING_PILES, SAILS, WelfordPosition, WelfordPositionError
+from ....dealfile import DealFileError, card_list, check_object, dump_with, int_field, load_with, parse_face_up, card_token
+from .position import KING_PILES, SAILS, WelfordPosition, WelfordPositionError
 
 KEYS = ("sails", "centre", "kings", "stock", "waste", "pack1", "redeals", "ranks")
 GAME = "Windmill"

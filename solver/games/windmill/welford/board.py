@@ -3,9 +3,9 @@ king piles between them), then the waste and the stock."""
 
 from __future__ import annotations
 
-from ...cards import RANKS
-from .board import waste_line
-from .welford_position import SAILS, WelfordPosition
+from ....cards import RANKS
+from ..board import waste_line
+from .position import SAILS, WelfordPosition
 
 
 def _cell(p: WelfordPosition, sail: int, level: int) -> str:

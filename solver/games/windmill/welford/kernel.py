@@ -1,7 +1,7 @@
 """Welford's Windmill search kernel (numba): state rows, moves, exact keys, iterative DFS.
 
 Everything jitted for the welford preset lives in this one file (numba cache trap, see
-solver/jit.py).  It shares no code with welford_reference.py.
+solver/jit.py).  It shares no code with reference.py.
 
 Working state: one int8 row per DFS level (copy-make: a child is a copy of its parent
 with one action applied, so there is no undo code to get wrong).
@@ -31,7 +31,7 @@ sail a top to king pile b, waste top to the centre, waste top to king pile b, ki
 a top to the centre, REFILL (all gaps at once: inner cells of sails 0..n-1, then outer
 cells, one stock card each, until no gap or no stock card is left), DRAW (one card
 to the waste; only without gaps), REDEAL (stock empty, first pass).  The rules are
-welford_reference.why_illegal's; tests compare the two move by move.
+reference.why_illegal's; tests compare the two move by move.
 
 Packed canonical key (3 x uint64 = 24 bytes):
 
@@ -60,7 +60,7 @@ only on an exact match of this whole 3-word key, never on a hash alone.
 
 Move ordering (R_ORDER, R_NOISE): a heuristic only (see _score; R_NOISE != 0 adds a
 pseudo-random 0..765 seeded by it and the state's counters, see _sort_score).  The main
-search runs ordering 0 to the end; its twin (welford_searcher.restarts) runs phases,
+search runs ordering 0 to the end; its twin (searcher.restarts) runs phases,
 each from scratch with a cleared table and another ordering and noise, so "lost" is
 only ever concluded by a search that exhausted the whole space.
 
@@ -79,10 +79,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
-from ...bestpath import keep_path
-from ...order import noise as _noise, noise_base
-from ...tt import tt_insert
+from ....jit import njit
+from ....bestpath import keep_path
+from ....order import noise as _noise, noise_base
+from ....tt import tt_insert
 
 CELL0 = 0
 SN0 = 8

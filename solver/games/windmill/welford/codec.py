@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cards import Card
-from ...moves import Move
-from . import welford_kernel as K
-from .welford_position import KING_PILES, WelfordPosition
+from ....cards import Card
+from ....moves import Move
+from . import kernel as K
+from .position import KING_PILES, WelfordPosition
 
 CELL_NAMES = [f"C{x + 1}" for x in range(8)]  # location x: sail x % 4, level x // 4
 LOCATIONS = CELL_NAMES + [f"K{j + 1}" for j in range(KING_PILES)] + ["centre", "stock", "waste"]
