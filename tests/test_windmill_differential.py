@@ -79,7 +79,7 @@ def test_equal_keys_mean_equal_game_content(sample):
         rows = [root] + list(kids)
         for row in kids:
             out = np.zeros((K.MOVE_SLOTS, K.SLEN), dtype=np.int8)
-            n = K.successors(row, seq, r, out)
+            n = K.successors(row, (seq,), r, out)
             rows.extend(out[:n])
         rows = np.array(rows, dtype=np.int8)
         keys = S.row_keys(rows, seq, r)

@@ -146,6 +146,7 @@ KEY_WORDS = 3
 # moves per node: at most 14 sources (8 cells, waste, 4 king piles, centre), each to the
 # centre and at most 4 king piles, plus the turn: 71
 MOVE_SLOTS = 72
+MAX_MOVES_PER_NODE = MOVE_SLOTS  # the name kernel_search uses
 
 
 @njit(inline="always")
@@ -433,7 +434,7 @@ def _stack_moves(st, seq, rules, moves, start, tmp):
 
 
 @njit
-def search_init(rows, moves, lend, lnext, ctr, best, root, seq, rules, table, ttctr, touched, key):
+def search_init(ws, root, ctx, rules, tt):
     """Set up level 0 from root.  Returns the status.
 
     ``best`` (int64, at least 2 + the stack's depth): the most cards the search has had
@@ -441,6 +442,9 @@ def search_init(rows, moves, lend, lnext, ctr, best, root, seq, rules, table, tt
     the moves (as the searcher's ``path`` takes them) to the first position that had
     them: best[1] moves in best[2:].  The root counts.
     """
+    rows, moves, lend, lnext, ctr, best, key, eg_visit, eg_stack, egc = ws
+    seq = ctx[0]
+    table, ttctr, touched = tt
     st = rows[0]
     for x in range(SLEN):
         st[x] = root[x]
@@ -461,8 +465,7 @@ def search_init(rows, moves, lend, lnext, ctr, best, root, seq, rules, table, tt
 
 
 @njit
-def search_run(rows, moves, lend, lnext, ctr, best, seq, rules, table, ttctr, touched, key, eg_visit, eg_stack, egc,
-               budget):
+def search_run(ws, ctx, rules, tt, budget):
     """Depth-first search with an explicit stack; resumable.
 
     Runs until won, exhausted (lost), the table or the stack is full, or ``budget`` more
@@ -472,6 +475,9 @@ def search_run(rows, moves, lend, lnext, ctr, best, seq, rules, table, ttctr, to
     searched.  ``best``: see search_init (updated on every entered child that beats it:
     one comparison per node, a copy of the path at most 103 times).
     """
+    rows, moves, lend, lnext, ctr, best, key, eg_visit, eg_stack, egc = ws
+    seq = ctx[0]
+    table, ttctr, touched = tt
     dummy = np.zeros((0, 3), dtype=np.int32)
     tmp = np.empty(MOVE_SLOTS, dtype=np.int64)
     scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
@@ -530,8 +536,9 @@ def search_run(rows, moves, lend, lnext, ctr, best, seq, rules, table, ttctr, to
 
 
 @njit
-def expand_line(root, seq, path, rules, log):
+def expand_line(root, ctx, path, rules, log):
     """Replay the chosen moves from root, logging every move; returns the count."""
+    seq = ctx[0]
     st = root.copy()
     n = 0
     for x in range(path.shape[0]):
@@ -540,8 +547,9 @@ def expand_line(root, seq, path, rules, log):
 
 
 @njit
-def successors(root, seq, rules, out):
+def successors(root, ctx, rules, out):
     """All children of root by one move: rows of out; returns the count."""
+    seq = ctx[0]
     moves = np.empty(MOVE_SLOTS, dtype=np.int64)
     dummy = np.zeros((0, 3), dtype=np.int32)
     n = gen_moves(root, seq, rules, moves, 0)
@@ -553,43 +561,10 @@ def successors(root, seq, rules, out):
 
 
 @njit
-def keys_of(rows, seq, rules, out):
+def keys_of(rows, ctx, rules, out):
+    seq = ctx[0]
     scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
     for x in range(rows.shape[0]):
         pack_key(rows[x], seq, rules, out[x], scratch)
 
 
-@njit
-def perft(root, seq, rules, depth):
-    """Number of move sequences of length ``depth`` (no table)."""
-    if depth == 0:
-        return 1
-    states = np.empty((depth + 1, SLEN), dtype=np.int8)
-    moves = np.empty(MOVE_SLOTS * (depth + 1), dtype=np.int64)
-    lend = np.zeros(depth + 1, dtype=np.int64)
-    lnext = np.zeros(depth + 1, dtype=np.int64)
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    for x in range(SLEN):
-        states[0, x] = root[x]
-    lnext[0] = 0
-    lend[0] = gen_moves(states[0], seq, rules, moves, 0)
-    total = 0
-    d = 0
-    while True:
-        if lnext[d] >= lend[d]:
-            if d == 0:
-                break
-            d -= 1
-            continue
-        m = moves[lnext[d]]
-        lnext[d] += 1
-        if d + 1 == depth:
-            total += 1
-            continue
-        for x in range(SLEN):
-            states[d + 1, x] = states[d, x]
-        apply_move(states[d + 1], m, seq, rules, dummy, 0, False)
-        d += 1
-        lnext[d] = lend[d - 1]
-        lend[d] = gen_moves(states[d], seq, rules, moves, lnext[d])
-    return total

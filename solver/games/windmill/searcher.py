@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 
-from ...moves import Move
-from ...result import LOST, MEMORY_LIMIT, WON
 from ...jit import announce_compile
-from ...search import KernelSearch, Restarts, luby, table_for, workspace_for
+from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, row_keys as kernel_row_keys, \
+    successor_rows as kernel_successor_rows, warm
+from ...search import Restarts, luby
 from . import endgame
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
@@ -17,19 +15,15 @@ from .position import WindmillPosition, WindmillRules
 
 MAX_DEPTH = 1 << 15  # levels of the DFS stack (224 bytes each; lazily touched)
 
-_STATUS = {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_PAUSED: None}
 
-
-class _Workspace:
-    def __init__(self, depth: int) -> None:
-        self.rows = np.zeros((depth + 1, K.SLEN), dtype=np.int8)
-        self.moves = np.zeros(K.MOVE_SLOTS * (depth + 1), dtype=np.int16)
-        self.lend = np.zeros(depth + 1, dtype=np.int64)
-        self.lnext = np.zeros(depth + 1, dtype=np.int64)
-        self.ctr = np.zeros(K.CTR_LEN, dtype=np.int64)
-        self.best = np.zeros(depth + 3, dtype=np.int64)  # best progress (kernel.search_init)
-        self.key = np.zeros(K.KEY_WORDS, dtype=np.uint64)
-        self.eg_visit, self.eg_stack, self.egc = endgame.workspace()  # the endgame's loss test
+def _workspace(depth: int) -> Workspace:
+    eg_visit, eg_stack, egc = endgame.workspace()  # the endgame's loss test
+    return Workspace(rows=np.zeros((depth + 1, K.SLEN), dtype=np.int8),
+                     moves=np.zeros(K.MOVE_SLOTS * (depth + 1), dtype=np.int16),
+                     lend=np.zeros(depth + 1, dtype=np.int64), lnext=np.zeros(depth + 1, dtype=np.int64),
+                     ctr=np.zeros(K.CTR_LEN, dtype=np.int64),
+                     best=np.zeros(depth + 3, dtype=np.int64),  # best progress (kernel.search_init)
+                     key=np.zeros(K.KEY_WORDS, dtype=np.uint64), eg_visit=eg_visit, eg_stack=eg_stack, egc=egc)
 
 
 _warm = False
@@ -44,11 +38,7 @@ def warm_up() -> None:
     announce_compile(K.search_run, "Windmill")
     from .deals import windmill_deal
 
-    s = WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(), 2, warm=False, slot="warm", noise=1)
-    if s.start() is None:
-        s.run(64)
-    s.line()
-    s.tt.clear()
+    warm(WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(), 2, warm=False, slot="warm", noise=1))
 
 
 class WindmillSearch(KernelSearch):
@@ -57,34 +47,16 @@ class WindmillSearch(KernelSearch):
     verdict); see search.drive for the protocol."""
 
     K = K
+    to_moves = staticmethod(log_to_moves)
 
     def __init__(self, position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
                  warm: bool = True, slot: str = "main", depth: int = MAX_DEPTH, order: int = 0, noise: int = 0,
                  endgame: int | None = None):
         if warm:
             warm_up()
-        self.r = rules_array(position, rules, prune, order, noise, endgame)
-        self.root, self.seq = encode(position, rules)
-        self.ws = workspace_for(f"windmill-{slot}-{depth}", lambda: _Workspace(depth))
-        self.tt = table_for(tt_mb, K.KEY_WORDS, slot)
-
-    def start(self) -> str | None:
-        w = self.ws
-        status = K.search_init(w.rows, w.moves, w.lend, w.lnext, w.ctr, w.best, self.root, self.seq, self.r,
-                               self.tt.table, self.tt.ctr, self.tt.touched, w.key)
-        return WON if status == K.ST_WON else None
-
-    def run(self, budget: int) -> str | None:
-        w = self.ws
-        status = K.search_run(w.rows, w.moves, w.lend, w.lnext, w.ctr, w.best, self.seq, self.r,
-                              self.tt.table, self.tt.ctr, self.tt.touched, w.key,
-                              w.eg_visit, w.eg_stack, w.egc, budget)
-        return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
-
-    def path(self) -> np.ndarray:
-        w = self.ws
-        d = int(w.ctr[K.C_DEPTH])
-        return w.moves[w.lnext[:d] - 1].astype(np.int64)
+        root, seq = encode(position, rules)
+        self.setup(root, (seq,), rules_array(position, rules, prune, order, noise, endgame),
+                   f"windmill-{slot}-{depth}", lambda: _workspace(depth), tt_mb, slot)
 
     def counters(self) -> dict[str, int]:
         """This thread's running totals of the endgame's loss test (endgame.py): tries,
@@ -92,28 +64,6 @@ class WindmillSearch(KernelSearch):
         c = self.ws.egc
         return {"endgame_tries": int(c[endgame.E_CALLS]), "endgame_lost": int(c[endgame.E_LOST]),
                 "endgame_states": int(c[endgame.E_NODES])}
-
-    def best_path(self) -> np.ndarray:
-        """The moves from the root to the best position (kernel.search_init)."""
-        b = self.ws.best
-        return b[2:2 + int(b[1])].copy()
-
-    def expander(self):
-        """path -> Moves (picklable; holds this search's root and rules, not its workspace)."""
-        return partial(_expand, self.root, self.seq, self.r)
-
-    def line(self) -> list[Move]:
-        return _expand(self.root, self.seq, self.r, self.path())
-
-
-def _expand(root: np.ndarray, seq: np.ndarray, r: np.ndarray, path: np.ndarray) -> list[Move]:
-    """The moves of a path from root."""
-    path = np.asarray(path, dtype=np.int64)
-    log = np.zeros((len(path) + 1, 3), dtype=np.int32)
-    n = K.expand_line(root, seq, path, r, log)
-    if n != len(path):
-        raise RuntimeError(f"kernel could not expand its own line (code {n})")
-    return log_to_moves(log[:n])
 
 
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
@@ -143,31 +93,28 @@ def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, pru
 # ----------------------------------------------------------------- for tests
 
 
+def _kernel_args(position: WindmillPosition, rules: WindmillRules, prune: bool, order: int = 0, noise: int = 0):
+    root, seq = encode(position, rules)
+    return root, (seq,), rules_array(position, rules, prune, order, noise)
+
+
 def successors(position: WindmillPosition, rules: WindmillRules, prune: bool = False) -> list[WindmillPosition]:
     """The kernel's children of a position."""
-    root, seq = encode(position, rules)
-    r = rules_array(position, rules, prune)
-    out = np.zeros((K.MOVE_SLOTS, K.SLEN), dtype=np.int8)
-    n = K.successors(root, seq, r, out)
-    return [decode(out[x], seq, int(r[K.R_NSEQ]), len(position.cells), position.ranks) for x in range(n)]
+    root, ctx, r = _kernel_args(position, rules, prune)
+    return [decode(row, ctx[0], int(r[K.R_NSEQ]), len(position.cells), position.ranks)
+            for row in kernel_successor_rows(K, root, ctx, r)]
 
 
 def successor_rows(position: WindmillPosition, rules: WindmillRules, prune: bool = False, order: int = 0,
                    noise: int = 0):
     """(root row, seq, rules array, children rows in the order tried) for key and order tests."""
-    root, seq = encode(position, rules)
-    r = rules_array(position, rules, prune, order, noise)
-    out = np.zeros((K.MOVE_SLOTS, K.SLEN), dtype=np.int8)
-    n = K.successors(root, seq, r, out)
-    return root, seq, r, out[:n].copy()
+    root, ctx, r = _kernel_args(position, rules, prune, order, noise)
+    return root, ctx[0], r, kernel_successor_rows(K, root, ctx, r)
 
 
 def row_keys(rows: np.ndarray, seq: np.ndarray, r: np.ndarray) -> list[tuple[int, ...]]:
-    out = np.zeros((len(rows), K.KEY_WORDS), dtype=np.uint64)
-    K.keys_of(np.ascontiguousarray(rows, dtype=np.int8).reshape(len(rows), K.SLEN), seq, r, out)
-    return [tuple(int(w) for w in row) for row in out]
+    return kernel_row_keys(K, np.asarray(rows, dtype=np.int8), (seq,), r)
 
 
 def perft(position: WindmillPosition, rules: WindmillRules, depth: int) -> int:
-    root, seq = encode(position, rules)
-    return int(K.perft(root, seq, rules_array(position, rules, False), depth))
+    return kernel_perft(K, *_kernel_args(position, rules, False), depth)

@@ -1,0 +1,154 @@
+"""One adapter between the search driver (``search.drive``) and every game's kernel.
+
+Every kernel module ``K`` (``solver/games/*/kernel.py``) has the same calling
+convention, so that this module is the only Python code that calls a search:
+
+    | function                                   | returns                         |
+    |--------------------------------------------|---------------------------------|
+    | K.search_init(ws, root, ctx, rules, tt)    | status (ST_WON or ST_RUNNING)   |
+    | K.search_run(ws, ctx, rules, tt, budget)   | status after ``budget`` nodes   |
+    | K.expand_line(root, ctx, path, rules, log) | rows of ``log`` written (< 0: a move failed) |
+    | K.successors(root, ctx, rules, out)        | children written to ``out``     |
+    | K.keys_of(rows, ctx, rules, out)           | (packed keys of rows into out)  |
+
+- ``ws``: the game's workspace arrays as one tuple, in the order its kernel unpacks
+  them (``Workspace.arrays``); it holds at least ``moves``, ``lnext``, ``ctr`` (indices
+  C_NODES, C_DEPTH, C_STATUS) and ``best`` (best[0] cards on the foundations, best[1]
+  moves of the line to the first position that had them, stored from best[2] on).
+- ``root``: the state row of the position searched; ``ctx``: a tuple of what is fixed
+  for the whole search (the turn order of the stock, a reference row).
+- ``rules``: the game's int64 rules array; ``tt``: the table's (table, ctr, touched).
+
+A game's searcher subclasses ``KernelSearch`` and says how to build these for a position;
+start, run, path, line and progress are written here once.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import partial
+from typing import Any, Callable
+
+import numpy as np
+
+from .moves import Move
+from .result import LOST, MEMORY_LIMIT, WON
+from .search import KernelSearch as _Progress, table_for, unpack_moves16, workspace_for
+
+
+class Workspace:
+    """A kernel's reusable arrays, by name (``ws.ctr``), and as the tuple its kernel
+    unpacks (``ws.arrays``, in the order given)."""
+
+    def __init__(self, **named: Any) -> None:
+        self.__dict__.update(named)
+        self.arrays = tuple(named.values())
+
+
+def expand(kernel: str, to_moves: Callable[[np.ndarray], list[Move]], log_shape: tuple[int, int, int],
+           exact: bool, root: np.ndarray, ctx: tuple, rules: np.ndarray, path: np.ndarray) -> list[Move]:
+    """The moves of a path of kernel moves from ``root`` (module-level and picklable, so
+    that a batch worker can send a line home unexpanded).  ``log_shape`` = (rows per
+    move, extra rows, columns); ``exact``: one log row per path move."""
+    K = importlib.import_module(kernel)
+    path = np.asarray(path, dtype=np.int64)
+    per, extra, width = log_shape
+    log = np.zeros((per * len(path) + extra, width), dtype=np.int32)
+    n = K.expand_line(root, ctx, path, rules, log)
+    if n < 0 or n > log.shape[0] or (exact and n != len(path)):
+        raise RuntimeError(f"kernel could not expand its own line (code {n})")
+    return to_moves(log[:n])
+
+
+class KernelSearch(_Progress):
+    """One depth-first search of one position in a game's kernel; see search.drive.
+
+    A subclass sets ``K`` (the kernel module), ``LOG_SHAPE``/``EXACT_LOG`` (see
+    ``expand``), ``PACKED_BEST`` (the best line packs four 16-bit moves a word), and in
+    ``__init__`` calls ``setup(root, ctx, rules, ws, tt_mb, slot)`` and sets ``to_moves``
+    (log rows -> Moves; picklable)."""
+
+    K: Any
+    LOG_SHAPE = (1, 1, 3)
+    EXACT_LOG = True
+    PACKED_BEST = False
+    to_moves: Callable[[np.ndarray], list[Move]]
+
+    def setup(self, root: np.ndarray, ctx: tuple, rules: np.ndarray, ws_name: str,
+              ws_factory: Callable[[], Workspace], tt_mb: float, slot: str) -> None:
+        self.root, self.ctx, self.r = root, ctx, rules
+        self.ws = workspace_for(ws_name, ws_factory)
+        self.tt = table_for(tt_mb, self.K.KEY_WORDS, slot)
+
+    def _status(self, status: int) -> str | None:
+        K = self.K
+        return {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_STACK: MEMORY_LIMIT}.get(int(status))
+
+    def _tt(self) -> tuple:
+        return (self.tt.table, self.tt.ctr, self.tt.touched)
+
+    def start(self) -> str | None:
+        status = self.K.search_init(self.ws.arrays, self.root, self.ctx, self.r, self._tt())
+        return WON if status == self.K.ST_WON else None
+
+    def run(self, budget: int) -> str | None:
+        return self._status(self.K.search_run(self.ws.arrays, self.ctx, self.r, self._tt(), budget))
+
+    @property
+    def depth(self) -> int:
+        return int(self.ws.ctr[self.K.C_DEPTH])
+
+    def path(self) -> np.ndarray:
+        """The kernel moves from the root to the current node."""
+        w = self.ws
+        return w.moves[w.lnext[:self.depth] - 1].astype(np.int64)
+
+    def best_path(self) -> np.ndarray:
+        """The kernel moves from the root to the best position (kernel search_init)."""
+        b = self.ws.best
+        return unpack_moves16(b) if self.PACKED_BEST else b[2:2 + int(b[1])].copy()
+
+    def expander(self):
+        """path -> Moves (picklable; holds this search's root and rules, not its workspace)."""
+        return partial(expand, self.K.__name__, self.to_moves, self.LOG_SHAPE, self.EXACT_LOG,
+                       self.root, self.ctx, self.r)
+
+    def line(self) -> list[Move]:
+        return self.expander()(self.path())
+
+
+def warm(search: KernelSearch) -> None:
+    """Run a tiny search to the end of its first slice and expand its line, so that every
+    kernel function is compiled (or loaded from the cache) before timings start."""
+    if search.start() is None:
+        search.run(64)
+    search.line()
+    search.tt.clear()
+
+
+# ----------------------------------------------------------------- for tests
+
+
+def successor_rows(K: Any, root: np.ndarray, ctx: tuple, rules: np.ndarray) -> np.ndarray:
+    """The kernel's children of a state row, in the order it tries them."""
+    out = np.zeros((K.MAX_MOVES_PER_NODE, K.SLEN), dtype=root.dtype)
+    n = K.successors(root, ctx, rules, out)
+    return out[:n].copy()
+
+
+def perft(K: Any, root: np.ndarray, ctx: tuple, rules: np.ndarray, depth: int) -> int:
+    """Move sequences of length ``depth`` from a state row, by the kernel's moves."""
+    if depth == 0:
+        return 1
+    children = successor_rows(K, root, ctx, rules)
+    if depth == 1:
+        return len(children)
+    return sum(perft(K, row, ctx, rules, depth - 1) for row in children)
+
+
+def row_keys(K: Any, rows: np.ndarray, ctx: tuple, rules: np.ndarray) -> list[tuple[int, ...]]:
+    """The kernel's packed keys of state rows."""
+    rows = np.ascontiguousarray(rows).reshape(len(rows), K.SLEN)
+    out = np.zeros((len(rows), K.KEY_WORDS), dtype=np.uint64)
+    K.keys_of(rows, ctx, rules, out)
+    return [tuple(int(w) for w in row) for row in out]
