@@ -26,7 +26,7 @@ def keep_path(best, home, moves, lnext, d):
 @njit(inline="always")
 def keep_path_packed(best, home, moves, lnext, d):
     """Four 16-bit move codes per word, move x in bits 16 * (x % 4) of best[2 + x // 4]
-    (paths of millions of levels; search.unpack_moves16 reads it back)."""
+    (paths of millions of levels; kernel_search.unpack_moves16 reads it back)."""
     best[0] = home
     best[1] = d + 1
     word = np.int64(0)

@@ -26,14 +26,56 @@ start, run, path, line and progress are written here once.
 from __future__ import annotations
 
 import importlib
+import threading
 from functools import partial
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from .moves import Move
 from .result import LOST, MEMORY_LIMIT, WON
-from .search import KernelSearch as _Progress, table_for, unpack_moves16, workspace_for
+from .search import LazyLine, Progress
+
+if TYPE_CHECKING:
+    from .tt import TranspositionTable
+
+
+_local = threading.local()
+
+
+def table_for(megabytes: float, width: int, slot: str = "main") -> "TranspositionTable":
+    """This thread's table for ``slot`` (one per concurrent search), cleared."""
+    tables = getattr(_local, "tables", None)
+    if tables is None:
+        tables = _local.tables = {}
+    tt = tables.get(slot)
+    if tt is None or (tt.megabytes, tt.width) != (megabytes, width):
+        tables.pop(slot, None)  # never hold two big tables for one slot
+        from .tt import TranspositionTable
+
+        tt = tables[slot] = TranspositionTable(megabytes, width)
+    else:
+        tt.clear()
+    return tt
+
+
+def workspace_for(name: str, factory):
+    """This thread's reusable scratch arrays for a kernel (``factory()`` builds them)."""
+    spaces = getattr(_local, "spaces", None)
+    if spaces is None:
+        spaces = _local.spaces = {}
+    if name not in spaces:
+        spaces[name] = factory()
+    return spaces[name]
+
+
+def unpack_moves16(best: np.ndarray) -> np.ndarray:
+    """The path of a ``best`` array that packs four 16-bit move codes per int64 word
+    (move x in bits 16 * (x % 4) of best[2 + x // 4]; best[1] moves), as int16."""
+    n = int(best[1])
+    words = np.asarray(best[2:2 + (n + 3) // 4], dtype=np.int64)
+    lanes = (words[:, None] >> np.array([0, 16, 32, 48], dtype=np.int64)) & 0xFFFF
+    return lanes.reshape(-1)[:n].astype(np.int16)
 
 
 class Workspace:
@@ -60,7 +102,7 @@ def expand(kernel: str, to_moves: Callable[[np.ndarray], list[Move]], log_shape:
     return to_moves(log[:n])
 
 
-class KernelSearch(_Progress):
+class KernelSearch:
     """One depth-first search of one position in a game's kernel; see search.drive.
 
     A subclass sets ``K`` (the kernel module), ``LOG_SHAPE``/``EXACT_LOG`` (see
@@ -79,6 +121,37 @@ class KernelSearch(_Progress):
         self.root, self.ctx, self.r = root, ctx, rules
         self.ws = workspace_for(ws_name, ws_factory)
         self.tt = table_for(tt_mb, self.K.KEY_WORDS, slot)
+
+    def counters(self) -> dict[str, int]:
+        """Running totals of the kernel's reduction counters in this thread's workspace
+        (a game without any: empty); solve() reports their change over one search."""
+        return {}
+
+    def best_cards(self) -> int:
+        """The most cards this search has had on the foundations (after start())."""
+        return int(self.ws.best[0])
+
+    def best_line(self) -> list[Move]:
+        """The moves from the root to the first position with best_cards() cards."""
+        return self.expander()(self.best_path())
+
+    def progress(self) -> Progress:
+        """best_cards() and its line (copied now, expanded when asked)."""
+        return Progress(self.best_cards(), LazyLine(self.expander(), self.best_path()))
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ws.ctr[self.K.C_NODES])
+
+    @property
+    def stored_states(self) -> int:
+        return self.tt.count
+
+    def grow(self) -> bool:
+        """After MEMORY_LIMIT: enlarge the table, unless the DFS stack is what is full."""
+        if self.ws.ctr[self.K.C_STATUS] == self.K.ST_STACK:
+            return False
+        return self.tt.grow()
 
     def _status(self, status: int) -> str | None:
         K = self.K

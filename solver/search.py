@@ -9,16 +9,12 @@ and reused for every later deal: allocation would dominate easy deals.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol
+from typing import Any, Callable, NamedTuple, Protocol
 
 from .moves import Move
 from .result import INTERRUPTED, LOST, MEMORY_LIMIT, NODE_LIMIT, TIME_LIMIT, UNKNOWN, WON
-
-if TYPE_CHECKING:
-    from .tt import TranspositionTable
 
 DEFAULT_TT_MB = 2048  # 89 M states of 24 bytes at the 80% load cap; fits twice in 24 GB
 RELAX_AFTER = 1 << 16  # nodes of main search before a second search (drive) joins in
@@ -48,35 +44,6 @@ class Kernel(Protocol):
     @property
     def nodes(self) -> int: ...
     def line(self) -> list[Move]: ...
-
-
-_local = threading.local()
-
-
-def table_for(megabytes: float, width: int, slot: str = "main") -> "TranspositionTable":
-    """This thread's table for ``slot`` (one per concurrent search), cleared."""
-    tables = getattr(_local, "tables", None)
-    if tables is None:
-        tables = _local.tables = {}
-    tt = tables.get(slot)
-    if tt is None or (tt.megabytes, tt.width) != (megabytes, width):
-        tables.pop(slot, None)  # never hold two big tables for one slot
-        from .tt import TranspositionTable  # imports numba: only when a search runs
-
-        tt = tables[slot] = TranspositionTable(megabytes, width)
-    else:
-        tt.clear()
-    return tt
-
-
-def workspace_for(name: str, factory):
-    """This thread's reusable scratch arrays for a kernel (``factory()`` builds them)."""
-    spaces = getattr(_local, "spaces", None)
-    if spaces is None:
-        spaces = _local.spaces = {}
-    if name not in spaces:
-        spaces[name] = factory()
-    return spaces[name]
 
 
 class LazyLine:
@@ -111,59 +78,6 @@ def better(a: "Progress | None", b: "Progress | None") -> "Progress | None":
     if b is None or (a is not None and a.cards >= b.cards):
         return a
     return b
-
-
-def unpack_moves16(best: Any) -> Any:
-    """The path of a ``best`` array that packs four 16-bit move codes per int64 word
-    (move x in bits 16 * (x % 4) of best[2 + x // 4]; best[1] moves), as int16."""
-    import numpy as np
-
-    n = int(best[1])
-    words = np.asarray(best[2:2 + (n + 3) // 4], dtype=np.int64)
-    lanes = (words[:, None] >> np.array([0, 16, 32, 48], dtype=np.int64)) & 0xFFFF
-    return lanes.reshape(-1)[:n].astype(np.int16)
-
-
-class KernelSearch:
-    """What every game's search adapter shares: the node counter and status in
-    ``self.ws.ctr`` (indices ``K.C_NODES``, ``K.C_STATUS`` of the game's kernel module
-    ``K``), the best progress in ``self.ws.best`` (best[0] cards on the foundations,
-    see the kernels' search_init) and the transposition table ``self.tt``.  A game's
-    adapter gives ``best_path()`` (the moves to the best position, as ``path()``) and
-    ``expander()`` (a picklable function of a path to its Moves, what ``line()`` uses)."""
-
-    K: Any  # the game's kernel module
-
-    def counters(self) -> dict[str, int]:
-        """Running totals of the kernel's reduction counters in this thread's workspace
-        (a game without any: empty); solve() reports their change over one search."""
-        return {}
-
-    def best_cards(self) -> int:
-        """The most cards this search has had on the foundations (after start())."""
-        return int(self.ws.best[0])
-
-    def best_line(self) -> list[Move]:
-        """The moves from the root to the first position with best_cards() cards."""
-        return self.expander()(self.best_path())
-
-    def progress(self) -> Progress:
-        """best_cards() and its line (copied now, expanded when asked)."""
-        return Progress(self.best_cards(), LazyLine(self.expander(), self.best_path()))
-
-    @property
-    def nodes(self) -> int:
-        return int(self.ws.ctr[self.K.C_NODES])
-
-    @property
-    def stored_states(self) -> int:
-        return self.tt.count
-
-    def grow(self) -> bool:
-        """After MEMORY_LIMIT: enlarge the table, unless the DFS stack is what is full."""
-        if self.ws.ctr[self.K.C_STATUS] == self.K.ST_STACK:
-            return False
-        return self.tt.grow()
 
 
 def luby(i: int) -> int:

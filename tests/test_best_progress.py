@@ -101,7 +101,7 @@ def test_the_card_count_comes_from_the_position(game, position, rules, cards):
     r = solver.solve(game, deal=position, tt_mb=TT, **rules)
     assert r.verdict == WON
     assert r.best_progress == (cards, cards)
-    g = get_game(game)
+    g = get_game(game).adapter(get_game(game).make_rules(**rules))
     assert g.total_cards(position) == cards and g.foundation_cards(position) == home(game, position)
 
 

@@ -78,7 +78,7 @@ def test_every_move_ordering_and_noise_list_the_same_actions():
         lists = []
         # every ordering, and orderings with the restarts' noise (seeds as the twin uses)
         for order, noise in [(o, 0) for o in range(K.ORDERS)] + [(0, 3), (1, 4), (3, 99)]:
-            n = K.successors(root, talon, rules_array(p, True, order, noise), out)
+            n = K.successors(root, (talon,), rules_array(p, True, order, noise), out)
             lists.append([bytes(out[x]) for x in range(n)])
         assert all(sorted(x) == sorted(lists[0]) for x in lists), p
         reordered += any(x != lists[0] for x in lists)
@@ -89,9 +89,9 @@ def _child_keys(p):
     root, talon = encode(p)
     r = rules_array(p, False)
     out = np.zeros((K.MAX_MOVES_PER_NODE, K.SLEN), dtype=np.int8)
-    n = K.successors(root, talon, r, out)
+    n = K.successors(root, (talon,), r, out)
     keys = np.zeros((n, K.KEY_WORDS), dtype=np.uint64)
-    K.keys_of(out[:n], r, keys)
+    K.keys_of(out[:n], (talon,), r, keys)
     return [tuple(int(x) for x in row) for row in keys], [S.successors(p)[i] for i in range(n)]
 
 
@@ -117,7 +117,7 @@ def test_perft_sample():
 def _key(p):
     root, talon = encode(p)
     out = np.zeros((1, K.KEY_WORDS), dtype=np.uint64)
-    K.keys_of(root.reshape(1, -1), rules_array(p, True), out)
+    K.keys_of(root.reshape(1, -1), (talon,), rules_array(p, True), out)
     return tuple(int(x) for x in out[0])
 
 

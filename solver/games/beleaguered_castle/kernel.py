@@ -363,7 +363,7 @@ def _restore(ring, ckpt, moves, lnext, d, block, rules):
 
 
 @njit
-def search_init(ring, ckpt, moves, lend, lnext, ctr, best, root, ref, rules, table, ttctr, touched, key):
+def search_init(ws, root, ctx, rules, tt):
     """Set up level 0 from root (with its safe moves played).  Returns the status.
 
     ``best`` (int64, at least 2 + a quarter of the stack's depth + 1): the most cards
@@ -373,6 +373,9 @@ def search_init(ring, ckpt, moves, lend, lnext, ctr, best, root, ref, rules, tab
     16 * (x % 4) of best[2 + x // 4]; paths here can be millions of levels deep, so a
     move costs 2 bytes, as on the stack).  The root counts.
     """
+    ring, ckpt, moves, lend, lnext, ctr, best, key, block = ws
+    ref = ctx[0]
+    table, ttctr, touched = tt
     st = ring[0]
     for x in range(SLEN):
         st[x] = root[x]
@@ -399,7 +402,7 @@ def search_init(ring, ckpt, moves, lend, lnext, ctr, best, root, ref, rules, tab
 
 
 @njit
-def search_run(ring, ckpt, moves, lend, lnext, ctr, best, ref, rules, table, ttctr, touched, key, block, budget):
+def search_run(ws, ctx, rules, tt, budget):
     """Depth-first search with an explicit stack; resumable.
 
     Runs until won, exhausted (lost), a table/stack is full (memory), or ``budget``
@@ -413,6 +416,9 @@ def search_run(ring, ckpt, moves, lend, lnext, ctr, best, ref, rules, table, ttc
     entered child that beats it: one comparison per node, a copy of the path at most
     48 times).
     """
+    ring, ckpt, moves, lend, lnext, ctr, best, key, block = ws
+    ref = ctx[0]
+    table, ttctr, touched = tt
     dummy = np.zeros((0, 3), dtype=np.int32)
     need = np.empty(NPILES_MAX, dtype=np.int64)
     tmp = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
@@ -476,7 +482,7 @@ def search_run(ring, ckpt, moves, lend, lnext, ctr, best, ref, rules, table, ttc
 
 
 @njit
-def expand_line(root, path, rules, log):
+def expand_line(root, ctx, path, rules, log):
     """Replay the chosen moves from root, logging every move; returns the count.
 
     The safe foundation plays done automatically during search are logged as moves
@@ -494,7 +500,7 @@ def expand_line(root, path, rules, log):
 
 
 @njit
-def successors(root, rules, out):
+def successors(root, ctx, rules, out):
     """All children of root by one move (no safe plays): rows of out; returns count."""
     moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
     dummy = np.zeros((0, 3), dtype=np.int32)
@@ -507,44 +513,10 @@ def successors(root, rules, out):
 
 
 @njit
-def keys_of(rows, ref, rules, out):
+def keys_of(rows, ctx, rules, out):
     """The packed key of each state row (for tests)."""
+    ref = ctx[0]
     for x in range(rows.shape[0]):
         pack_key(rows[x], ref, rules, out[x])
 
 
-@njit
-def perft(root, rules, depth):
-    """Number of move sequences of length ``depth`` (no table, no safe plays)."""
-    if depth == 0:
-        return 1
-    states = np.empty((depth + 1, SLEN), dtype=np.int8)
-    moves = np.empty(MAX_MOVES_PER_NODE * (depth + 1), dtype=np.int64)
-    lend = np.zeros(depth + 1, dtype=np.int64)
-    lnext = np.zeros(depth + 1, dtype=np.int64)
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    need = np.empty(NPILES_MAX, dtype=np.int64)
-    for x in range(SLEN):
-        states[0, x] = root[x]
-    lnext[0] = 0
-    lend[0] = gen_moves(states[0], rules, moves, 0, need)
-    total = 0
-    d = 0
-    while True:
-        if lnext[d] >= lend[d]:
-            if d == 0:
-                break
-            d -= 1
-            continue
-        m = moves[lnext[d]]
-        lnext[d] += 1
-        if d + 1 == depth:
-            total += 1
-            continue
-        for x in range(SLEN):
-            states[d + 1, x] = states[d, x]
-        apply_move(states[d + 1], m, dummy, 0, False)
-        d += 1
-        lnext[d] = lend[d - 1]
-        lend[d] = gen_moves(states[d], rules, moves, lnext[d], need)
-    return total

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import NamedTuple
 
 import numpy as np
 
-from ...moves import Move
-from ...result import LOST, MEMORY_LIMIT, WON
 from ...jit import announce_compile
-from ...search import KernelSearch, table_for, unpack_moves16, workspace_for
+from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, row_keys, successor_rows, warm
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import BCPosition, BCRules
@@ -49,21 +46,16 @@ def _best_words(max_depth: int) -> int:
     return 2 + (max_depth + 1) // 4 + 2
 
 
-_STATUS = {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_PAUSED: None}
-
-
-class _Workspace:
-    def __init__(self, g: Geometry) -> None:
-        if not 2 <= g.block <= g.window:
-            raise ValueError("the ring must hold at least one block of levels")
-        self.ring = np.zeros((g.window, K.SLEN), dtype=np.int8)
-        self.ckpt = np.zeros((g.max_depth // g.block + 2, K.SLEN), dtype=np.int8)
-        self.moves = np.zeros(g.move_cap, dtype=np.int16)
-        self.lend = np.zeros(g.max_depth + 1, dtype=np.int32)
-        self.lnext = np.zeros(g.max_depth + 1, dtype=np.int32)
-        self.ctr = np.zeros(K.CTR_LEN, dtype=np.int64)
-        self.best = np.zeros(_best_words(g.max_depth), dtype=np.int64)  # best progress (kernel.search_init)
-        self.key = np.zeros(K.KEY_WORDS, dtype=np.uint64)
+def _workspace(g: Geometry) -> Workspace:
+    if not 2 <= g.block <= g.window:
+        raise ValueError("the ring must hold at least one block of levels")
+    return Workspace(ring=np.zeros((g.window, K.SLEN), dtype=np.int8),
+                     ckpt=np.zeros((g.max_depth // g.block + 2, K.SLEN), dtype=np.int8),
+                     moves=np.zeros(g.move_cap, dtype=np.int16),
+                     lend=np.zeros(g.max_depth + 1, dtype=np.int32), lnext=np.zeros(g.max_depth + 1, dtype=np.int32),
+                     ctr=np.zeros(K.CTR_LEN, dtype=np.int64),
+                     best=np.zeros(_best_words(g.max_depth), dtype=np.int64),  # best progress (kernel.search_init)
+                     key=np.zeros(K.KEY_WORDS, dtype=np.uint64), block=g.block)
 
 
 _warm = False
@@ -78,17 +70,17 @@ def warm_up() -> None:
     announce_compile(K.search_run, "Beleaguered Castle")
     from .deals import bc_deal
 
-    s = BCSearch(bc_deal(1, "solvitaire"), BCRules(), 1, warm=False)
-    if s.start() is None:
-        s.run(64)
-    s.line()
-    s.tt.clear()
+    warm(BCSearch(bc_deal(1, "solvitaire"), BCRules(), 1, warm=False))
 
 
 class BCSearch(KernelSearch):
     """One search of one position; see search.drive for the protocol."""
 
     K = K
+    PACKED_BEST = True
+    LOG_SHAPE = (1, 53, 3)  # the safe plays after the last move: at most 52 cards
+    EXACT_LOG = False
+    to_moves = staticmethod(log_to_moves)
 
     def __init__(self, position: BCPosition, rules: BCRules, tt_mb: float, prune: bool = True,
                  warm: bool = True, geometry: Geometry = Geometry(),
@@ -97,76 +89,25 @@ class BCSearch(KernelSearch):
         and table: concurrent searches need their own."""
         if warm:
             warm_up()
-        self.position = position
-        self.rules = rules
-        self.r = rules_array(position.ranks, len(position.tableau), prune, order)
-        self.root = encode(position)
-        self.geometry = geometry
-        self.ws = workspace_for(f"beleaguered-castle/{slot}/{'-'.join(map(str, geometry))}",
-                                lambda: _Workspace(geometry))
-        self.tt = table_for(tt_mb, K.KEY_WORDS, slot)
-
-    @property
-    def depth(self) -> int:
-        return int(self.ws.ctr[K.C_DEPTH])
-
-    def start(self) -> str | None:
-        w = self.ws
-        status = K.search_init(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, w.best, self.root, self.root,
-                               self.r, self.tt.table, self.tt.ctr, self.tt.touched, w.key)
-        return WON if status == K.ST_WON else None
-
-    def run(self, budget: int) -> str | None:
-        w = self.ws
-        status = K.search_run(w.ring, w.ckpt, w.moves, w.lend, w.lnext, w.ctr, w.best, self.root, self.r,
-                              self.tt.table, self.tt.ctr, self.tt.touched, w.key, self.geometry.block, budget)
-        return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
-
-    def path(self) -> np.ndarray:
-        """The moves from the root to the current node."""
-        w = self.ws
-        d = int(w.ctr[K.C_DEPTH])
-        return w.moves[w.lnext[:d] - 1].astype(np.int64)
-
-    def best_path(self) -> np.ndarray:
-        """The moves from the root to the best position (int16; kernel.search_init)."""
-        return unpack_moves16(self.ws.best)
-
-    def expander(self):
-        """path -> Moves (picklable; holds this search's root and rules, not its workspace)."""
-        return partial(_expand, self.root, self.r)
-
-    def line(self) -> list[Move]:
-        return _expand(self.root, self.r, self.path())
-
-
-def _expand(root: np.ndarray, r: np.ndarray, path: np.ndarray) -> list[Move]:
-    """Every move of a path from root (the safe plays included)."""
-    path = np.asarray(path, dtype=np.int64)
-    cap = len(path) + 52 + 1
-    log = np.zeros((cap, 3), dtype=np.int32)
-    n = K.expand_line(root, path, r, log)
-    if n < 0 or n > cap:
-        raise RuntimeError(f"kernel could not expand its own line (code {n})")
-    return log_to_moves(log[:n])
+        root = encode(position)
+        self.setup(root, (root,), rules_array(position.ranks, len(position.tableau), prune, order),
+                   f"beleaguered-castle/{slot}/{'-'.join(map(str, geometry))}", lambda: _workspace(geometry),
+                   tt_mb, slot)
 
 
 def successors(position: BCPosition, prune: bool = False) -> list[BCPosition]:
     """The kernel's children of a position (for differential tests)."""
     root = encode(position)
     r = rules_array(position.ranks, len(position.tableau), prune)
-    out = np.zeros((K.MAX_MOVES_PER_NODE, K.SLEN), dtype=np.int8)
-    n = K.successors(root, r, out)
-    return [decode(out[x], len(position.tableau), position.ranks) for x in range(n)]
+    return [decode(row, len(position.tableau), position.ranks) for row in successor_rows(K, root, (root,), r)]
 
 
 def keys(positions: list[BCPosition], ref: BCPosition) -> list[tuple[int, int, int]]:
     """The kernel's packed keys of positions, measured against the root ``ref`` (tests)."""
     rows = np.array([encode(p) for p in positions], dtype=np.int8).reshape(len(positions), K.SLEN)
-    out = np.zeros((len(positions), K.KEY_WORDS), dtype=np.uint64)
-    K.keys_of(rows, encode(ref), rules_array(ref.ranks, len(ref.tableau), True), out)
-    return [tuple(int(w) for w in row) for row in out]
+    return row_keys(K, rows, (encode(ref),), rules_array(ref.ranks, len(ref.tableau), True))
 
 
 def perft(position: BCPosition, depth: int) -> int:
-    return int(K.perft(encode(position), rules_array(position.ranks, len(position.tableau), False), depth))
+    root = encode(position)
+    return kernel_perft(K, root, (root,), rules_array(position.ranks, len(position.tableau), False), depth)

@@ -420,7 +420,7 @@ def _restore(ring, ckpt, moves, lnext, d, block, talon, rules):
 
 
 @njit
-def search_init(ring, ckpt, moves, lend, lnext, ctr, best, root, talon, rules, table, ttctr, touched, key):
+def search_init(ws, root, ctx, rules, tt):
     """Set up level 0 from root.  Returns the status.
 
     ``best`` (int64, at least 2 + a quarter of the stack's depth + 1): the most cards
@@ -429,6 +429,9 @@ def search_init(ring, ckpt, moves, lend, lnext, ctr, best, root, talon, rules, t
     best[1] moves, four 16-bit move codes per word from best[2] on (move x in bits
     16 * (x % 4) of best[2 + x // 4]; 2 bytes a move, as on the stack).  The root counts.
     """
+    ring, ckpt, moves, lend, lnext, ctr, best, key, block = ws
+    talon = ctx[0]
+    table, ttctr, touched = tt
     st = ring[0]
     for x in range(SLEN):
         st[x] = root[x]
@@ -454,7 +457,7 @@ def search_init(ring, ckpt, moves, lend, lnext, ctr, best, root, talon, rules, t
 
 
 @njit
-def search_run(ring, ckpt, moves, lend, lnext, ctr, best, talon, rules, table, ttctr, touched, key, block, budget):
+def search_run(ws, ctx, rules, tt, budget):
     """Depth-first search with an explicit stack; resumable.
 
     Runs until won, exhausted (lost), a table/stack is full (memory), or ``budget``
@@ -464,6 +467,9 @@ def search_run(ring, ckpt, moves, lend, lnext, ctr, best, talon, rules, table, t
     searched.  ``best``: see search_init (updated on every entered child that beats
     it: one comparison per node, a copy of the path only when it improves).
     """
+    ring, ckpt, moves, lend, lnext, ctr, best, key, block = ws
+    talon = ctx[0]
+    table, ttctr, touched = tt
     dummy = np.zeros((0, 3), dtype=np.int32)
     tmp = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
     W = ring.shape[0]
@@ -525,8 +531,9 @@ def search_run(ring, ckpt, moves, lend, lnext, ctr, best, talon, rules, table, t
 
 
 @njit
-def expand_line(root, path, talon, rules, log):
+def expand_line(root, ctx, path, rules, log):
     """Replay the chosen moves from root, logging every move; returns the count."""
+    talon = ctx[0]
     st = root.copy()
     n = 0
     for x in range(path.shape[0]):
@@ -535,8 +542,9 @@ def expand_line(root, path, talon, rules, log):
 
 
 @njit
-def successors(root, talon, rules, out):
+def successors(root, ctx, rules, out):
     """All children of root by one move: rows of out; returns the count."""
+    talon = ctx[0]
     moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
     dummy = np.zeros((0, 3), dtype=np.int32)
     n = gen_moves(root, talon, rules, moves, 0)
@@ -548,42 +556,8 @@ def successors(root, talon, rules, out):
 
 
 @njit
-def keys_of(rows, rules, out):
+def keys_of(rows, ctx, rules, out):
     for x in range(rows.shape[0]):
         pack_key(rows[x], rules, out[x])
 
 
-@njit
-def perft(root, talon, rules, depth):
-    """Number of move sequences of length ``depth`` (no table)."""
-    if depth == 0:
-        return 1
-    states = np.empty((depth + 1, SLEN), dtype=np.int8)
-    moves = np.empty(MAX_MOVES_PER_NODE * (depth + 1), dtype=np.int64)
-    lend = np.zeros(depth + 1, dtype=np.int64)
-    lnext = np.zeros(depth + 1, dtype=np.int64)
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    for x in range(SLEN):
-        states[0, x] = root[x]
-    lnext[0] = 0
-    lend[0] = gen_moves(states[0], talon, rules, moves, 0)
-    total = 0
-    d = 0
-    while True:
-        if lnext[d] >= lend[d]:
-            if d == 0:
-                break
-            d -= 1
-            continue
-        m = moves[lnext[d]]
-        lnext[d] += 1
-        if d + 1 == depth:
-            total += 1
-            continue
-        for x in range(SLEN):
-            states[d + 1, x] = states[d, x]
-        apply_move(states[d + 1], m, talon, rules, dummy, 0, False)
-        d += 1
-        lnext[d] = lend[d - 1]
-        lend[d] = gen_moves(states[d], talon, rules, moves, lnext[d])
-    return total

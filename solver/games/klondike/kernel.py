@@ -532,14 +532,16 @@ def _put(key, off, width, v):
 
 
 @njit
-def search_init(states, moves, lstart, lend, lnext, ctr, best, root, talon, ntalon, rules,
-                table, ttctr, touched, key, codes):
+def search_init(ws, root, ctx, rules, tt):
     """Set up level 0 from root (with its safe moves played).  Returns the status.
 
     ``best`` (int64, at least 2 + the stack's depth): the most cards the search has had
     on the foundations, best[0], and the moves (as ``path`` in the searcher takes them)
     to the first position that had them: best[1] moves in best[2:]; the root counts.
     """
+    states, moves, lstart, lend, lnext, ctr, best, key, codes = ws
+    talon, ntalon = ctx
+    table, ttctr, touched = tt
     for x in range(SLEN):
         states[0, x] = root[x]
     dummy = np.zeros((0, 5), dtype=np.int32)
@@ -562,8 +564,7 @@ def search_init(states, moves, lstart, lend, lnext, ctr, best, root, talon, ntal
 
 
 @njit
-def search_run(states, moves, lstart, lend, lnext, ctr, best, talon, ntalon, rules,
-               table, ttctr, touched, key, codes, budget):
+def search_run(ws, ctx, rules, tt, budget):
     """Depth-first search with an explicit stack; resumable.
 
     Runs until won, exhausted (lost), a table/stack is full (memory), or ``budget``
@@ -576,6 +577,9 @@ def search_run(states, moves, lstart, lend, lnext, ctr, best, talon, ntalon, rul
     has been searched.  ``best``: see search_init (updated on every entered child
     that beats it: one comparison per node, a copy of the path at most 52 times).
     """
+    states, moves, lstart, lend, lnext, ctr, best, key, codes = ws
+    talon, ntalon = ctx
+    table, ttctr, touched = tt
     dummy = np.zeros((0, 5), dtype=np.int32)
     prune = rules[R_PRUNE] != 0
     maxd = states.shape[0] - 1
@@ -628,12 +632,13 @@ def search_run(states, moves, lstart, lend, lnext, ctr, best, talon, ntalon, rul
 
 
 @njit
-def expand_line(root, path, talon, ntalon, rules, log):
+def expand_line(root, ctx, path, rules, log):
     """Replay the chosen macro moves from root, logging atomic moves; returns count.
 
     The safe foundation plays done automatically during search are logged as moves
     of their own, so the line is complete for a person (and for the reference engine).
     """
+    talon, ntalon = ctx
     st = root.copy()
     n = 0
     if rules[R_PRUNE]:
@@ -650,8 +655,9 @@ def expand_line(root, path, talon, ntalon, rules, log):
 
 
 @njit
-def successors(root, talon, ntalon, rules, out):
+def successors(root, ctx, rules, out):
     """All children of root by one move (no safe plays): rows of out; returns count."""
+    talon, ntalon = ctx
     moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
     dummy = np.zeros((0, 5), dtype=np.int32)
     n = gen_moves(root, talon, ntalon, rules, moves, 0)
@@ -662,37 +668,3 @@ def successors(root, talon, ntalon, rules, out):
     return n
 
 
-@njit
-def perft(root, talon, ntalon, rules, depth):
-    """Number of move sequences of length ``depth`` (no table, no safe plays)."""
-    if depth == 0:
-        return 1
-    states = np.empty((depth + 1, SLEN), dtype=np.int32)
-    moves = np.empty(MAX_MOVES_PER_NODE * (depth + 1), dtype=np.int64)
-    lend = np.zeros(depth + 1, dtype=np.int64)
-    lnext = np.zeros(depth + 1, dtype=np.int64)
-    dummy = np.zeros((0, 5), dtype=np.int32)
-    for x in range(SLEN):
-        states[0, x] = root[x]
-    lnext[0] = 0
-    lend[0] = gen_moves(states[0], talon, ntalon, rules, moves, 0)
-    total = 0
-    d = 0
-    while True:
-        if lnext[d] >= lend[d]:
-            if d == 0:
-                break
-            d -= 1
-            continue
-        m = moves[lnext[d]]
-        lnext[d] += 1
-        if d + 1 == depth:
-            total += 1
-            continue
-        for x in range(SLEN):
-            states[d + 1, x] = states[d, x]
-        apply_move(states[d + 1], m, talon, ntalon, rules, dummy, 0, False)
-        d += 1
-        lnext[d] = lend[d - 1]
-        lend[d] = gen_moves(states[d], talon, ntalon, rules, moves, lnext[d])
-    return total

@@ -413,7 +413,7 @@ def pack_key(st, rules, key):
 
 
 @njit
-def search_init(states, moves, lend, lnext, ctr, best, root, talon, rules, table, ttctr, touched, key):
+def search_init(ws, root, ctx, rules, tt):
     """Set up level 0 from root.  Returns the status.
 
     ``best`` (int64, at least 2 + the stack's depth): the most cards the search has had
@@ -422,6 +422,9 @@ def search_init(states, moves, lend, lnext, ctr, best, root, talon, rules, table
     actions (as the searcher's ``path`` takes them) to the first position that had
     them: best[1] actions in best[2:].  The root counts.
     """
+    states, moves, lend, lnext, ctr, best, key = ws
+    talon = ctx[0]
+    table, ttctr, touched = tt
     for x in range(SLEN):
         states[0, x] = root[x]
     st = states[0]
@@ -441,7 +444,7 @@ def search_init(states, moves, lend, lnext, ctr, best, root, talon, rules, table
 
 
 @njit
-def search_run(states, moves, lend, lnext, ctr, best, talon, rules, table, ttctr, touched, key, budget):
+def search_run(ws, ctx, rules, tt, budget):
     """Depth-first search with an explicit stack; resumable.
 
     Runs until won, exhausted (lost), the table or the stack is full, or ``budget``
@@ -453,6 +456,9 @@ def search_run(states, moves, lend, lnext, ctr, best, talon, rules, table, ttctr
     on every entered child that beats it: one comparison per node, a copy of the path
     at most 103 times).
     """
+    states, moves, lend, lnext, ctr, best, key = ws
+    talon = ctx[0]
+    table, ttctr, touched = tt
     dummy = np.zeros((0, 4), dtype=np.int32)
     maxd = states.shape[0] - 1
     d = ctr[C_DEPTH]
@@ -501,8 +507,9 @@ def search_run(states, moves, lend, lnext, ctr, best, talon, rules, table, ttctr
 
 
 @njit
-def expand_line(root, path, talon, rules, log):
+def expand_line(root, ctx, path, rules, log):
     """Replay the chosen actions from root, logging every single move; returns the count."""
+    talon = ctx[0]
     st = root.copy()
     n = 0
     for x in range(path.shape[0]):
@@ -511,8 +518,9 @@ def expand_line(root, path, talon, rules, log):
 
 
 @njit
-def successors(root, talon, rules, out):
+def successors(root, ctx, rules, out):
     """All children of root by one action: rows of out; returns the count."""
+    talon = ctx[0]
     moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
     dummy = np.zeros((0, 4), dtype=np.int32)
     n = gen_moves(root, talon, rules, moves, 0)
@@ -524,43 +532,9 @@ def successors(root, talon, rules, out):
 
 
 @njit
-def keys_of(rows, rules, out):
+def keys_of(rows, ctx, rules, out):
     """The packed key of each state row (for tests)."""
     for x in range(rows.shape[0]):
         pack_key(rows[x], rules, out[x])
 
 
-@njit
-def perft(root, talon, rules, depth):
-    """Number of action sequences of length ``depth`` (no table)."""
-    if depth == 0:
-        return 1
-    states = np.empty((depth + 1, SLEN), dtype=np.int8)
-    moves = np.empty(MAX_MOVES_PER_NODE * (depth + 1), dtype=np.int64)
-    lend = np.zeros(depth + 1, dtype=np.int64)
-    lnext = np.zeros(depth + 1, dtype=np.int64)
-    dummy = np.zeros((0, 4), dtype=np.int32)
-    for x in range(SLEN):
-        states[0, x] = root[x]
-    lnext[0] = 0
-    lend[0] = gen_moves(states[0], talon, rules, moves, 0)
-    total = 0
-    d = 0
-    while True:
-        if lnext[d] >= lend[d]:
-            if d == 0:
-                break
-            d -= 1
-            continue
-        m = moves[lnext[d]]
-        lnext[d] += 1
-        if d + 1 == depth:
-            total += 1
-            continue
-        for x in range(SLEN):
-            states[d + 1, x] = states[d, x]
-        apply_move(states[d + 1], m, talon, rules, dummy, 0, False)
-        d += 1
-        lnext[d] = lend[d - 1]
-        lend[d] = gen_moves(states[d], talon, rules, moves, lnext[d])
-    return total

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 
-from ....moves import Move
-from ....result import LOST, MEMORY_LIMIT, WON
 from ....jit import announce_compile
-from ....search import KernelSearch, Limits, Restarts, drive, luby, table_for, workspace_for
+from ....kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm
+from ....search import Limits, Restarts, drive, luby
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import WelfordPosition
@@ -19,18 +16,14 @@ from .position import WelfordPosition
 MAX_DEPTH = 2048
 MOVE_CAP = (MAX_DEPTH + 1) * K.MAX_MOVES_PER_NODE
 
-_STATUS = {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_PAUSED: None}
 
-
-class _Workspace:
-    def __init__(self) -> None:
-        self.states = np.zeros((MAX_DEPTH + 1, K.SLEN), dtype=np.int8)
-        self.moves = np.zeros(MOVE_CAP, dtype=np.int32)
-        self.lend = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
-        self.lnext = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
-        self.ctr = np.zeros(K.CTR_LEN, dtype=np.int64)
-        self.best = np.zeros(MAX_DEPTH + 3, dtype=np.int64)  # best progress (kernel.search_init)
-        self.key = np.zeros(K.KEY_WORDS, dtype=np.uint64)
+def _workspace() -> Workspace:
+    return Workspace(states=np.zeros((MAX_DEPTH + 1, K.SLEN), dtype=np.int8),
+                     moves=np.zeros(MOVE_CAP, dtype=np.int32),
+                     lend=np.zeros(MAX_DEPTH + 1, dtype=np.int64), lnext=np.zeros(MAX_DEPTH + 1, dtype=np.int64),
+                     ctr=np.zeros(K.CTR_LEN, dtype=np.int64),
+                     best=np.zeros(MAX_DEPTH + 3, dtype=np.int64),  # best progress (kernel.search_init)
+                     key=np.zeros(K.KEY_WORDS, dtype=np.uint64))
 
 
 _warm = False
@@ -45,11 +38,7 @@ def warm_up() -> None:
     announce_compile(K.search_run, "Windmill (welford)")
     from .deals import welford_deal
 
-    s = WelfordSearch(welford_deal(1, ranks=3, sails=2), 1, warm=False, slot="warm")
-    if s.start() is None:
-        s.run(64)
-    s.line()
-    s.tt.clear()
+    warm(WelfordSearch(welford_deal(1, ranks=3, sails=2), 1, warm=False, slot="warm"))
 
 
 class WelfordSearch(KernelSearch):
@@ -58,54 +47,17 @@ class WelfordSearch(KernelSearch):
     verdict); see search.drive for the protocol."""
 
     K = K
+    LOG_SHAPE = (8, 8, 4)  # a refill logs one row per card
+    EXACT_LOG = False
+    to_moves = staticmethod(log_to_moves)
 
     def __init__(self, position: WelfordPosition, tt_mb: float, prune: bool = True, warm: bool = True,
                  slot: str = "main", order: int = 0, noise: int = 0):
         if warm:
             warm_up()
-        self.root, self.talon = encode(position)
-        self.ws = workspace_for(f"windmill-welford/{slot}", _Workspace)
-        self.tt = table_for(tt_mb, K.KEY_WORDS, slot)
-        self.r = rules_array(position, prune, order, noise)
-
-    def start(self) -> str | None:
-        w = self.ws
-        status = K.search_init(w.states, w.moves, w.lend, w.lnext, w.ctr, w.best, self.root, self.talon, self.r,
-                               self.tt.table, self.tt.ctr, self.tt.touched, w.key)
-        return WON if status == K.ST_WON else None
-
-    def run(self, budget: int) -> str | None:
-        w = self.ws
-        status = K.search_run(w.states, w.moves, w.lend, w.lnext, w.ctr, w.best, self.talon, self.r,
-                              self.tt.table, self.tt.ctr, self.tt.touched, w.key, budget)
-        return MEMORY_LIMIT if status == K.ST_STACK else _STATUS[int(status)]
-
-    def path(self) -> np.ndarray:
-        w = self.ws
-        d = int(w.ctr[K.C_DEPTH])
-        return w.moves[w.lnext[:d] - 1].astype(np.int64)
-
-    def best_path(self) -> np.ndarray:
-        """The actions from the root to the best position (kernel.search_init)."""
-        b = self.ws.best
-        return b[2:2 + int(b[1])].copy()
-
-    def expander(self):
-        """path -> Moves (picklable; holds this search's root and rules, not its workspace)."""
-        return partial(_expand, self.root, self.talon, self.r)
-
-    def line(self) -> list[Move]:
-        return _expand(self.root, self.talon, self.r, self.path())
-
-
-def _expand(root: np.ndarray, talon: np.ndarray, r: np.ndarray, path: np.ndarray) -> list[Move]:
-    """The single moves of a path of actions from root."""
-    path = np.asarray(path, dtype=np.int64)
-    log = np.zeros((len(path) * 8 + 8, 4), dtype=np.int32)
-    n = K.expand_line(root, path, talon, r, log)
-    if n < 0 or n > log.shape[0]:
-        raise RuntimeError(f"kernel could not expand its own line (code {n})")
-    return log_to_moves(log[:n])
+        root, talon = encode(position)
+        self.setup(root, (talon,), rules_array(position, prune, order, noise), f"windmill-welford/{slot}",
+                   _workspace, tt_mb, slot)
 
 
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
@@ -133,14 +85,12 @@ def successors(position: WelfordPosition, prune: bool = False) -> list[WelfordPo
     """The kernel's children of a position (differential tests)."""
     root, talon = encode(position)
     r = rules_array(position, prune)
-    out = np.zeros((K.MAX_MOVES_PER_NODE, K.SLEN), dtype=np.int8)
-    n = K.successors(root, talon, r, out)
-    return [decode(out[x], talon, r) for x in range(n)]
+    return [decode(row, talon, r) for row in successor_rows(K, root, (talon,), r)]
 
 
 def perft(position: WelfordPosition, depth: int, prune: bool = False) -> int:
     root, talon = encode(position)
-    return int(K.perft(root, talon, rules_array(position, prune), depth))
+    return kernel_perft(K, root, (talon,), rules_array(position, prune), depth)
 
 
 def solve(position: WelfordPosition, tt_mb: float = 16, prune: bool = True, max_nodes: int | None = None,
