@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from ...cards import SUIT_NAMES
 from ...moves import Move
+from ... import reference_search
 from ...replay import IllegalMove, ReplayError, replay_moves, replay_win  # noqa: F401 (ReplayError re-exported)
 from .position import BCPosition, PositionError
 
@@ -124,41 +125,25 @@ def _progress(final: BCPosition) -> str:
 
 def successors(position: BCPosition) -> set[BCPosition]:
     """Every position one legal move away."""
-    return {apply_move(position, m) for m in legal_moves(position)}
+    return set(_children(position))
+
+
+def _children(position: BCPosition):
+    return (apply_move(position, m) for m in legal_moves(position))
 
 
 def perft(position: BCPosition, depth: int) -> int:
     """Number of legal move sequences of length ``depth`` (no transpositions)."""
-    if depth == 0:
-        return 1
-    return sum(perft(apply_move(position, m), depth - 1) for m in legal_moves(position))
+    return reference_search.perft(_children, position, depth)
 
 
 def perft_divide(position: BCPosition, depth: int) -> dict[str, int]:
     """perft split by first move (for failure messages)."""
-    if depth < 1:
-        raise ValueError("perft_divide needs depth >= 1")
-    return {str(m): perft(apply_move(position, m), depth - 1) for m in legal_moves(position)}
+    return reference_search.perft_divide(lambda p: ((str(m), apply_move(p, m)) for m in legal_moves(p)),
+                                         _children, position, depth)
 
 
 def solve_exhaustive(position: BCPosition, max_states: int = 1_000_000) -> bool | None:
-    """Depth-first search over every legal move, no pruning, no move ordering.
-
-    True if a won position is reachable, False if not, None if more than
-    ``max_states`` distinct positions would have to be visited.
-    """
-    seen = {position.key()}
-    stack = [position]
-    while stack:
-        current = stack.pop()
-        if current.is_won():
-            return True
-        for move in legal_moves(current):
-            nxt = apply_move(current, move)
-            key = nxt.key()
-            if key not in seen:
-                if len(seen) >= max_states:
-                    return None
-                seen.add(key)
-                stack.append(nxt)
-    return False
+    """Depth-first search over every legal move, no pruning, no move ordering
+    (reference_search.solve_exhaustive): True, False, or None past ``max_states``."""
+    return reference_search.solve_exhaustive(_children, position, max_states)

@@ -29,6 +29,7 @@ refill of position.py happen.
 from __future__ import annotations
 
 from ...moves import Move
+from ... import reference_search
 from ...replay import IllegalMove, ReplayError, replay_win
 from .position import FOUNDATION_PILES, GWPosition, GWRules, PositionError
 
@@ -198,29 +199,13 @@ def successors(position: GWPosition, rules: GWRules) -> list[GWPosition]:
 
 def perft(position: GWPosition, rules: GWRules, depth: int) -> int:
     """Number of legal move sequences of length ``depth`` (no transpositions)."""
-    if depth == 0:
-        return 1
-    return sum(perft(apply_move(position, rules, m), rules, depth - 1) for m in legal_moves(position, rules))
+    return reference_search.perft(lambda p: successors(p, rules), position, depth)
 
 
 def solve_exhaustive(position: GWPosition, rules: GWRules, max_states: int = 1_000_000) -> bool | None:
-    """Depth-first search over every legal move, no pruning, no pile symmetry.
-
-    True if a won position is reachable, False if not, None if more than ``max_states``
-    distinct positions (``position.key()``: exact tableau order) would be visited.
-    """
-    seen = {position.key()}
-    stack = [position]
-    while stack:
-        current = stack.pop()
-        if current.is_won():
-            return True
-        for move in reversed(legal_moves(current, rules)):  # foundation moves popped first
-            nxt = apply_move(current, rules, move)
-            key = nxt.key()
-            if key not in seen:
-                if len(seen) >= max_states:
-                    return None
-                seen.add(key)
-                stack.append(nxt)
-    return False
+    """Depth-first search over every legal move, no pruning, no pile symmetry
+    (reference_search.solve_exhaustive; ``position.key()``: exact tableau order).  True,
+    False, or None past ``max_states``."""
+    # reversed: the foundation moves, generated first, are popped first
+    return reference_search.solve_exhaustive(
+        lambda p: (apply_move(p, rules, m) for m in reversed(legal_moves(p, rules))), position, max_states)

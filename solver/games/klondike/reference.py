@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from ...cards import SUIT_NAMES, Card
 from ...moves import Move
+from ... import reference_search
 from ...replay import IllegalMove, ReplayError, replay_moves, replay_win  # noqa: F401 (ReplayError re-exported)
 from .position import KlondikePosition, KlondikeRules, PositionError
 
@@ -333,45 +334,23 @@ def describe(moves: list[Move]) -> str:
 
 def perft(position: KlondikePosition, rules: KlondikeRules, depth: int) -> int:
     """Number of macro-successor sequences of length ``depth`` (no transpositions)."""
-    if depth == 0:
-        return 1
-    return sum(perft(s, rules, depth - 1) for s in macro_successors(position, rules))
+    return reference_search.perft(lambda p: macro_successors(p, rules), position, depth)
 
 
 def perft_divide(position: KlondikePosition, rules: KlondikeRules, depth: int) -> dict[str, int]:
     """perft split by first macro move (keyed by ``describe``), for failure messages."""
-    if depth < 1:
-        raise ValueError("perft_divide needs depth >= 1")
-    return {
-        describe(moves): perft(successor, rules, depth - 1)
-        for successor, moves in macro_moves(position, rules).items()
-    }
+    return reference_search.perft_divide(
+        lambda p: ((describe(moves), child) for child, moves in macro_moves(p, rules).items()),
+        lambda p: macro_successors(p, rules), position, depth)
 
 
 # ---------------------------------------------------------------------------
 # Brute force
 
 
-def solve_exhaustive(
-    position: KlondikePosition, rules: KlondikeRules, max_states: int = 1_000_000
-) -> bool | None:
-    """Depth-first search over every atomic move, no pruning, no move ordering.
-
-    True if a won position is reachable, False if not, None if more than
-    ``max_states`` distinct positions would have to be visited.
-    """
-    seen = {position.key()}
-    stack = [position]
-    while stack:
-        current = stack.pop()
-        if current.is_won():
-            return True
-        for move in legal_moves(current, rules):
-            nxt = apply_move(current, rules, move)
-            key = nxt.key()
-            if key not in seen:
-                if len(seen) >= max_states:
-                    return None
-                seen.add(key)
-                stack.append(nxt)
-    return False
+def solve_exhaustive(position: KlondikePosition, rules: KlondikeRules,
+                     max_states: int = 1_000_000) -> bool | None:
+    """Depth-first search over every atomic move, no pruning, no move ordering
+    (reference_search.solve_exhaustive): True, False, or None past ``max_states``."""
+    return reference_search.solve_exhaustive(
+        lambda p: (apply_move(p, rules, m) for m in legal_moves(p, rules)), position, max_states)

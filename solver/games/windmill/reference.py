@@ -26,6 +26,7 @@ Moves (``Move(src, dst, card, 1)``; R = ``position.ranks`` plays the King's role
 from __future__ import annotations
 
 from ...moves import Move
+from ... import reference_search
 from ...replay import IllegalMove, ReplayError, replay_moves, replay_win
 from .position import PositionError, WindmillPosition, WindmillRules
 
@@ -192,24 +193,10 @@ def successors(position: WindmillPosition, rules: WindmillRules) -> list[Windmil
 
 
 def perft(position: WindmillPosition, rules: WindmillRules, depth: int) -> int:
-    if depth == 0:
-        return 1
-    return sum(perft(apply_move(position, rules, m), rules, depth - 1) for m in legal_moves(position, rules))
+    """Number of legal move sequences of length ``depth`` (no transpositions)."""
+    return reference_search.perft(lambda p: successors(p, rules), position, depth)
 
 
 def solve_exhaustive(position: WindmillPosition, rules: WindmillRules, max_states: int = 1_000_000) -> bool | None:
     """Search every legal move (no pruning, no symmetry): True/False, None past max_states."""
-    seen = {position.key()}
-    stack = [position]
-    while stack:
-        current = stack.pop()
-        if current.is_won():
-            return True
-        for nxt in successors(current, rules):
-            key = nxt.key()
-            if key not in seen:
-                if len(seen) >= max_states:
-                    return None
-                seen.add(key)
-                stack.append(nxt)
-    return False
+    return reference_search.solve_exhaustive(lambda p: successors(p, rules), position, max_states)

@@ -46,6 +46,7 @@ at the deal.
 from __future__ import annotations
 
 from ....moves import Move
+from .... import reference_search
 from ....replay import IllegalMove, ReplayError, replay_moves, replay_win  # noqa: F401 (re-exported)
 from .position import KING_PILES, SAILS, WelfordPosition, WelfordPositionError, rank_name
 
@@ -289,9 +290,7 @@ def successors(position: WelfordPosition) -> list[WelfordPosition]:
 
 def perft(position: WelfordPosition, depth: int) -> int:
     """Number of action sequences of length ``depth``."""
-    if depth == 0:
-        return 1
-    return sum(perft(child, depth - 1) for child in successors(position))
+    return reference_search.perft(successors, position, depth)
 
 
 def solve_exhaustive(position: WelfordPosition) -> list[Move] | None:
