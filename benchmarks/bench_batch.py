@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT))
 import numba  # noqa: E402
 
 import solver  # noqa: E402
-from solver.batch import Batch, ensure_warm  # noqa: E402
+from solver.batch import Batch  # noqa: E402
+from solver.executors import ensure_warm  # noqa: E402
 from solver.seeds import parse_seeds  # noqa: E402
 
 

@@ -31,7 +31,8 @@ kernel-bound.  Processes win only for masses of trivial deals on many cores: use
 ``--mode processes`` there.
 
 Dask (``scheduler="tcp://host:port"`` or a Cluster/Client object): the same batch on a
-distributed cluster, see solver/cluster.py.  dask is imported only then.
+distributed cluster, see solver/cluster.py.  All three run under one pump
+(solver/executors.py), which keeps a window of deals queued and stops them together.  dask is imported only then.
 
 Memory: every worker (thread or process) owns its transposition tables (the main
 search's and, for games with a relaxation, the relaxed search's), each growing up to
@@ -43,15 +44,12 @@ configuration key: give ``--tt-mb`` explicitly to resume on another machine.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import threading
-import time
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from . import api
+from .executors import Executor, ProcessExecutor, ThreadExecutor, ensure_warm, pump
 from .result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
 from .search import DEFAULT_TT_MB, Limits
 from .seeds import SeedSpec
@@ -92,92 +90,6 @@ def default_tt_mb(workers: int, tables: int = TABLES_PER_WORKER, workspace_mb: f
         while mb > MIN_DEFAULT_TT_MB and workers * (tables * mb + workspace_mb) > total / 2:
             mb //= 2
     return mb
-
-
-# --------------------------------------------------------------------------- workers
-
-_warm_lock = threading.Lock()
-_warmed: set = set()
-
-
-def ensure_warm(game: str, seed: int, numbering: str, options: dict) -> None:
-    """Compile the game's kernel in this process, or load it from numba's cache, once.
-
-    A tiny solve (one node) of a real deal through the common API: it works for every
-    game without knowing its kernels.  A file lock in the cache directory keeps
-    several processes of one machine from writing the cache at once (numba #4807):
-    the first compiles and writes, the others then load.
-    """
-    key = (game, numbering, tuple(sorted(options.items())))
-    with _warm_lock:
-        if key in _warmed:
-            return
-        with _cache_lock():
-            api.solve(game, seed, numbering=numbering, max_nodes=1, tt_mb=1, **options)
-        _warmed.add(key)
-
-
-class _cache_lock:
-    def __enter__(self):
-        self.fd = None
-        try:
-            import fcntl
-
-            import numba
-
-            from . import jit  # noqa: F401  (sets numba's cache directory)
-
-            folder = numba.config.CACHE_DIR or jit.cache_dir()
-            os.makedirs(folder, exist_ok=True)
-            self.fd = os.open(os.path.join(folder, "warm.lock"), os.O_RDWR | os.O_CREAT, 0o644)
-            fcntl.flock(self.fd, fcntl.LOCK_EX)
-        except (ImportError, OSError):  # no fcntl (Windows) or a read-only cache: go without
-            if self.fd is not None:
-                os.close(self.fd)
-            self.fd = None
-        return self
-
-    def __exit__(self, *exc):
-        if self.fd is not None:
-            os.close(self.fd)  # closing releases the lock
-
-
-def solve_one(game: str, seed: int, numbering: str, max_nodes: int | None, timeout: float | None,
-              tt_mb: float, options: dict, stop=None) -> SolveResult:
-    """One deal of a batch (runs in a worker thread, process or Dask task)."""
-    return api.solve(game, seed, numbering=numbering, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
-                     stop=stop, **options)
-
-
-_process_stop = None  # the batch's stop Event, in a worker process
-
-
-def _process_init(stop, parent: int, warm: tuple) -> None:
-    """Worker process start: ignore Ctrl-C (the parent stops us through ``stop``),
-    exit if the parent dies (even by SIGKILL), load the kernel."""
-    import signal
-
-    global _process_stop
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _process_stop = stop
-
-    def watch() -> None:
-        # With forkserver our OS parent is the fork server; multiprocessing's parent
-        # sentinel is a pipe from the batch process itself, readable once it is gone.
-        mp_parent = multiprocessing.parent_process()
-        if mp_parent is not None:
-            mp_parent.join()
-        else:
-            while os.getppid() == parent:
-                time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="patience-parent-watch", daemon=True).start()
-    ensure_warm(*warm)
-
-
-def _process_task(*args) -> SolveResult:
-    return solve_one(*args, stop=_process_stop)
 
 
 # --------------------------------------------------------------------------- the batch
@@ -249,16 +161,7 @@ class Batch:
             if self.todo == 0:
                 return
             warm = (self.game, self.seeds.first, self.numbering, self.options)
-            if self.scheduler is not None:
-                from .cluster import run_dask
-
-                yield from run_dask(self, warm)
-            else:
-                ensure_warm(*warm)  # in the parent, before any worker starts (numba #4807)
-                if self.mode == "threads":
-                    yield from self._run_threads()
-                else:
-                    yield from self._run_processes(warm)
+            yield from pump(self._executor(warm), self.tasks(), self.record)
         finally:
             self.close()
 
@@ -291,59 +194,18 @@ class Batch:
         self.solved += 1
         return True
 
-    def _run_threads(self) -> Iterator[SolveResult]:
-        stop = threading.Event()
-        pool = ThreadPoolExecutor(min(self.workers, self.todo), thread_name_prefix="patience-worker")
-        yield from self.pump(lambda seed: pool.submit(solve_one, *self.task_args(seed), stop), stop,
-                             lambda: pool.shutdown(wait=True, cancel_futures=True), 2 * self.workers)
+    def tasks(self) -> Iterator[tuple]:
+        """solve_one's arguments for every seed not yet stored."""
+        return (self.task_args(seed) for seed in self.remaining())
 
-    def _run_processes(self, warm: tuple) -> Iterator[SolveResult]:
-        ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                                          else "spawn")
-        stop = ctx.Event()
-        pool = ProcessPoolExecutor(min(self.workers, self.todo), mp_context=ctx, initializer=_process_init,
-                                   initargs=(stop, os.getpid(), warm))
-        yield from self.pump(lambda seed: pool.submit(_process_task, *self.task_args(seed)), stop,
-                             lambda: pool.shutdown(wait=True, cancel_futures=True), 2 * self.workers)
+    def _executor(self, warm: tuple) -> Executor:
+        workers = min(self.workers, self.todo)
+        if self.scheduler is not None:
+            from .cluster import DaskExecutor
 
-    def pump(self, submit: Callable[[int], Future], stop, shutdown: Callable[[], None],
-             window: int) -> Iterator[SolveResult]:
-        """Keep ``window`` deals queued, record and yield results as they finish."""
-        seeds = self.remaining()
-        pending: set[Future] = set()
-        try:
-            more = True
-            while True:
-                while more and len(pending) < window:
-                    seed = next(seeds, None)
-                    if seed is None:
-                        more = False
-                    else:
-                        pending.add(submit(seed))
-                if not pending:
-                    break
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for f in done:
-                    pending.discard(f)
-                    result = f.result()  # a worker's exception (VerificationError...) stops the batch
-                    if self.record(result):
-                        yield result
-        except BaseException:
-            stop.set()
-            for f in pending:
-                f.cancel()
-            shutdown()  # in-flight searches see ``stop`` within one slice
-            self._salvage(f.result for f in pending if f.done() and not f.cancelled() and f.exception() is None)
-            raise
-        shutdown()
-
-    def _salvage(self, results: Iterable[Callable[[], SolveResult]]) -> None:
-        """After a stop: store the deals that finished anyway (not the interrupted ones)."""
-        for get in results:
-            try:
-                self.record(get())
-            except Exception:  # a second failure while stopping: the first one is reported
-                pass
+            return DaskExecutor(self.client, warm, self.game)
+        ensure_warm(*warm)  # in the parent, before any worker starts (numba #4807)
+        return ThreadExecutor(workers) if self.mode == "threads" else ProcessExecutor(workers, warm)
 
 
 def batch(game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: str = "pysolfc",

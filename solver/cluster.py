@@ -14,7 +14,9 @@ Imported only when a scheduler is given: nothing else needs dask.
   ``distributed.Event`` tells running searches to stop; each worker checks it at most
   once a second, and only after its deal has run for a second.
 - Workers need the same version of this package installed (tasks refer to
-  ``solver.batch.solve_one`` by name).
+  ``solver.cluster.dask_task`` by name).
+- ``DaskExecutor`` is one of the batch's executors: the same pump
+  (``executors.pump``) drives threads, processes and the cluster.
 
 Starting a cluster (see the README): ``dask scheduler`` on one machine, then
 ``dask worker tcp://SCHEDULER:8786 --nworkers 1 --nthreads $(nproc)`` on each machine:
@@ -26,16 +28,12 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from distributed import Client, Event, as_completed
+from distributed import Client, Event, wait
 
-from .batch import ensure_warm, solve_one
+from .executors import ensure_warm, solve_one
 from .result import SolveResult
-
-if TYPE_CHECKING:
-    from .batch import Batch
 
 CHECK_EVERY = 1.0  # seconds between checks of the stop event by a running task
 CONNECT_TIMEOUT = "30s"
@@ -83,56 +81,36 @@ def connect(scheduler: Any) -> tuple[Client, bool]:
         raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {err}".splitlines()[0]) from None
 
 
-def run_dask(batch: "Batch", warm: tuple) -> Iterator[SolveResult]:
-    """Run the batch's remaining seeds on its client's cluster (the caller closes it)."""
-    client = batch.client
-    stop_name = f"patience-stop-{uuid.uuid4().hex}"
-    stop = Event(stop_name, client=client)
-    pending: dict = {}
-    sized = [0.0, 4]  # when the window was last sized, and its size
+class DaskExecutor:
+    """The batch's executor on a Dask cluster (executors.Executor): one task per deal,
+    a window of twice the cluster's worker threads, a ``distributed.Event`` to stop."""
 
-    def window() -> int:
-        """Twice the cluster's worker threads (workers may join or leave), re-read
-        at most every few seconds."""
+    def __init__(self, client: Client, warm: tuple, game: str) -> None:
+        self.client, self.warm, self.game = client, warm, game
+        self.stop_name = f"patience-stop-{uuid.uuid4().hex}"
+        self.event = Event(self.stop_name, client=client)
+        self.sized = (0.0, 4)  # when the window was last sized, and its size
+
+    def submit(self, args: tuple):
+        return self.client.submit(dask_task, args, self.warm, self.stop_name, pure=False,
+                                  key=f"patience-{self.game}-{args[1]}-{uuid.uuid4().hex[:8]}")
+
+    def wait_first(self, pending: set) -> set:
+        return set(wait(list(pending), return_when="FIRST_COMPLETED").done)
+
+    def window(self) -> int:
+        """Twice the cluster's worker threads (workers may join or leave), re-read at
+        most every few seconds."""
         now = time.monotonic()
-        if now - sized[0] > RESIZE_EVERY:
-            sized[:] = [now, max(4, 2 * sum(client.nthreads().values()))]
-        return sized[1]
+        if now - self.sized[0] > RESIZE_EVERY:
+            self.sized = (now, max(4, 2 * sum(self.client.nthreads().values())))
+        return self.sized[1]
 
-    try:
-        seeds = batch.remaining()
-        queue = as_completed()
-
-        def submit_next() -> bool:
-            seed = next(seeds, None)
-            if seed is None:
-                return False
-            f = client.submit(dask_task, batch.task_args(seed), warm, stop_name, pure=False,
-                              key=f"patience-{batch.game}-{seed}-{uuid.uuid4().hex[:8]}")
-            pending[f.key] = f
-            queue.add(f)
-            return True
-
-        more = True
-        while more and len(pending) < window():
-            more = submit_next()
-        for f in queue:
-            del pending[f.key]
-            result = f.result()  # re-raises a task's exception (VerificationError...) here
-            while more and len(pending) < window():
-                more = submit_next()
-            if batch.record(result):
-                yield result
-    except BaseException:
-        finished = [f for f in pending.values() if f.status == "finished"]
+    def stop(self) -> None:
         try:
-            stop.set()
-            client.cancel([f for f in pending.values() if f.status != "finished"])
+            self.event.set()
         except Exception:  # the scheduler may be gone: nothing left to stop then
             pass
-        for f in finished:  # deals that finished anyway are kept
-            try:
-                batch.record(f.result())
-            except Exception:
-                pass
-        raise
+
+    def shutdown(self) -> None:
+        """Nothing to wait for: queued deals were cancelled, running ones see the event."""
