@@ -28,7 +28,7 @@ from __future__ import annotations
 import importlib
 import threading
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -85,6 +85,40 @@ class Workspace:
     def __init__(self, **named: Any) -> None:
         self.__dict__.update(named)
         self.arrays = tuple(named.values())
+
+
+class RingGeometry(NamedTuple):
+    """The shape of a deep DFS stack (Beleaguered Castle's and Great Wheel's kernels):
+    state rows for the last ``window`` levels plus a checkpoint row every ``block``
+    levels, ``max_depth`` levels of move indices, ``move_cap`` stacked 16-bit moves.
+    The OS zero-fills the arrays lazily: only the levels a search reaches cost memory."""
+
+    window: int
+    block: int
+    max_depth: int
+    move_cap: int
+
+    def megabytes(self, row_bytes: int) -> float:
+        """Peak memory of a workspace of this shape (the worst case).  Not counted: the
+        best-progress line (2 bytes a level, written only up to the best position's
+        depth, so most of its pages stay untouched)."""
+        return (self.window * row_bytes + (self.max_depth // self.block + 2) * row_bytes + 2 * self.move_cap
+                + 8 * (self.max_depth + 1)) / 2**20
+
+
+def ring_workspace(K: Any, g: RingGeometry) -> Workspace:
+    """The workspace of a kernel with a ring-and-checkpoint stack, in its kernel's order
+    (ring, ckpt, moves, lend, lnext, ctr, best, key, block); ``best`` packs four 16-bit
+    moves a word (``PACKED_BEST``)."""
+    if not 2 <= g.block <= g.window:
+        raise ValueError("the ring must hold at least one block of levels")
+    return Workspace(ring=np.zeros((g.window, K.SLEN), dtype=np.int8),
+                     ckpt=np.zeros((g.max_depth // g.block + 2, K.SLEN), dtype=np.int8),
+                     moves=np.zeros(g.move_cap, dtype=np.int16),
+                     lend=np.zeros(g.max_depth + 1, dtype=np.int32), lnext=np.zeros(g.max_depth + 1, dtype=np.int32),
+                     ctr=np.zeros(K.CTR_LEN, dtype=np.int64),
+                     best=np.zeros(2 + (g.max_depth + 1) // 4 + 2, dtype=np.int64),
+                     key=np.zeros(K.KEY_WORDS, dtype=np.uint64), block=g.block)
 
 
 def expand(kernel: str, to_moves: Callable[[np.ndarray], list[Move]], log_shape: tuple[int, int, int],
@@ -190,9 +224,21 @@ class KernelSearch:
         return self.expander()(self.path())
 
 
-def warm(search: KernelSearch) -> None:
-    """Run a tiny search to the end of its first slice and expand its line, so that every
-    kernel function is compiled (or loaded from the cache) before timings start."""
+_warmed: set[str] = set()
+
+
+def warm_once(K: Any, label: str, make: Callable[[], KernelSearch]) -> None:
+    """Compile kernel ``K`` (or load it from numba's cache) once per process, so that
+    timings exclude it: say so on stderr when it is a compile (``label`` names the
+    game), then run the tiny search ``make()`` to the end of its first slice and expand
+    its line, which calls every kernel function a solve uses."""
+    if K.__name__ in _warmed:
+        return
+    _warmed.add(K.__name__)
+    from .jit import announce_compile
+
+    announce_compile(K.search_run, label)
+    search = make()
     if search.start() is None:
         search.run(64)
     search.line()

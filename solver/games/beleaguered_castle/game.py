@@ -20,7 +20,7 @@ class BeleagueredCastle(GameAdapter):
     piles_doc = "T1..T8 (PySolFC's rows: left wing T1..T4 top to bottom, right wing T5..T8), F1..F4 (C, D, H, S)"
     reference = reference
     reference_takes_rules = False  # one rule set
-    workspace_mb = computed(lambda: 2 * _searcher().Geometry().megabytes())  # two deep DFS stacks (main, twin), at worst (batch sizing)
+    workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB)  # two deep DFS stacks (main, twin), at worst (batch sizing)
     relaxation = None  # no looser rule set: the twin runs beside the main search
 
     @staticmethod

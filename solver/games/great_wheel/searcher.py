@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import NamedTuple
 
 import numpy as np
 
-from ...jit import announce_compile
-from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, row_keys, successor_rows as kernel_rows, \
-    warm
+from ...kernel_search import KernelSearch, RingGeometry, ring_workspace, perft as kernel_perft, row_keys, successor_rows as kernel_rows, \
+    warm_once
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array, talon_of
 from .position import GWPosition, GWRules
@@ -23,39 +21,17 @@ MAX_DEPTH = 16_000_000
 MOVE_CAP = 1 << 28
 
 
-class Geometry(NamedTuple):
-    window: int = WINDOW
-    block: int = BLOCK
-    max_depth: int = MAX_DEPTH
-    move_cap: int = MOVE_CAP
-
-
-def _workspace(g: Geometry) -> Workspace:
-    if not 2 <= g.block <= g.window:
-        raise ValueError("the ring must hold at least one block of levels")
-    return Workspace(ring=np.zeros((g.window, K.SLEN), dtype=np.int8),
-                     ckpt=np.zeros((g.max_depth // g.block + 2, K.SLEN), dtype=np.int8),
-                     moves=np.zeros(g.move_cap, dtype=np.int16),
-                     lend=np.zeros(g.max_depth + 1, dtype=np.int32), lnext=np.zeros(g.max_depth + 1, dtype=np.int32),
-                     ctr=np.zeros(K.CTR_LEN, dtype=np.int64),
-                     # best progress (kernel.search_init: 4 moves per word)
-                     best=np.zeros(2 + (g.max_depth + 1) // 4 + 2, dtype=np.int64),
-                     key=np.zeros(K.KEY_WORDS, dtype=np.uint64), block=g.block)
-
-
-_warm = False
+def Geometry(window: int = WINDOW, block: int = BLOCK, max_depth: int = MAX_DEPTH,
+             move_cap: int = MOVE_CAP) -> RingGeometry:
+    """The DFS stack's shape (kernel_search.RingGeometry), this game's defaults."""
+    return RingGeometry(window, block, max_depth, move_cap)
 
 
 def warm_up() -> None:
-    """Compile (or load from the cache) every kernel once, so timings exclude it."""
-    global _warm
-    if _warm:
-        return
-    _warm = True
-    announce_compile(K.search_run, "Great Wheel")
+    """Compile (or load from the cache) this game's kernel once (kernel_search.warm_once)."""
     from .deals import endgame_deal
 
-    warm(GWSearch(endgame_deal(1, 6, 2, 2), GWRules("pysolfc"), 1, warm=False))
+    warm_once(K, "Great Wheel", lambda: GWSearch(endgame_deal(1, 6, 2, 2), GWRules("pysolfc"), 1, warm=False))
 
 
 class GWSearch(KernelSearch):
@@ -65,12 +41,12 @@ class GWSearch(KernelSearch):
     PACKED_BEST = True
 
     def __init__(self, position: GWPosition, rules: GWRules, tt_mb: float, prune: bool = True,
-                 warm: bool = True, geometry: Geometry = Geometry(), slot: str = "main"):
+                 warm: bool = True, geometry: RingGeometry = Geometry(), slot: str = "main"):
         if warm:
             warm_up()
         self.to_moves = partial(log_to_moves, root=position)
         self.setup(encode(position), (talon_of(position),), rules_array(position, rules, prune),
-                   f"great-wheel-{slot}-{'-'.join(map(str, geometry))}", lambda: _workspace(geometry), tt_mb, slot)
+                   f"great-wheel-{slot}-{'-'.join(map(str, geometry))}", lambda: ring_workspace(K, geometry), tt_mb, slot)
 
 
 def _kernel_args(position: GWPosition, rules: GWRules, prune: bool):

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import announce_compile
-from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm
+from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import KlondikePosition, KlondikeRules
@@ -26,19 +25,11 @@ def _workspace() -> Workspace:
                      key=np.zeros(K.KEY_WORDS, dtype=np.uint64), codes=np.zeros(8, dtype=np.uint64))
 
 
-_warm = False
-
-
 def warm_up() -> None:
-    """Compile (or load from the cache) every kernel once, so timings exclude it."""
-    global _warm
-    if _warm:
-        return
-    _warm = True
-    announce_compile(K.search_run, "Klondike")
+    """Compile (or load from the cache) this game's kernel once (kernel_search.warm_once)."""
     from .deals import klondike_deal
 
-    warm(KlondikeSearch(klondike_deal(1, "pysolfc", 3), KlondikeRules(draw=3), 1, warm=False, slot="warm"))
+    warm_once(K, "Klondike", lambda: KlondikeSearch(klondike_deal(1, "pysolfc", 3), KlondikeRules(draw=3), 1, warm=False, slot="warm"))
 
 
 class KlondikeSearch(KernelSearch):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import announce_compile
 from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, row_keys as kernel_row_keys, \
-    successor_rows as kernel_successor_rows, warm
+    successor_rows as kernel_successor_rows, warm_once
 from ...search import Restarts, luby
 from . import endgame
 from . import kernel as K
@@ -26,19 +25,11 @@ def _workspace(depth: int) -> Workspace:
                      key=np.zeros(K.KEY_WORDS, dtype=np.uint64), eg_visit=eg_visit, eg_stack=eg_stack, egc=egc)
 
 
-_warm = False
-
-
 def warm_up() -> None:
-    """Compile (or load from the cache) every kernel once, so timings exclude it."""
-    global _warm
-    if _warm:
-        return
-    _warm = True
-    announce_compile(K.search_run, "Windmill")
+    """Compile (or load from the cache) this game's kernel once (kernel_search.warm_once)."""
     from .deals import windmill_deal
 
-    warm(WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(), 2, warm=False, slot="warm", noise=1))
+    warm_once(K, "Windmill", lambda: WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(), 2, warm=False, slot="warm", noise=1))
 
 
 class WindmillSearch(KernelSearch):
