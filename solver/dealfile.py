@@ -114,6 +114,16 @@ def read_json(path: str | Path) -> Any:
         raise DealFileError(f"{name}: JSON nested too deeply to be a deal file") from None
 
 
+def validated(position: P, error: type[Exception]) -> P:
+    """``position`` if its ``validate()`` passes; its complaint (an ``error``) as a
+    one-line DealFileError otherwise."""
+    try:
+        position.validate()
+    except error as e:
+        raise DealFileError(str(e)) from None
+    return position
+
+
 def load_with(path: str | Path, from_json: Callable[[Any], P]) -> P:
     """Read a deal file and build a position with ``from_json``; errors name the file."""
     obj = read_json(path)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ...cards import Card
 from ...dealfile import (DealFileError, check_object, dump_with, int_field, load_with, parse_face_up, pile_lists,
-                         suit_foundation_tokens, suit_foundations)
+                         suit_foundation_tokens, suit_foundations, validated)
 from .position import PILES, BCPosition, PositionError
 
 __all__ = ["DealFileError", "position_from_json", "position_to_json", "load_deal", "dump_deal"]
@@ -42,12 +42,7 @@ def position_from_json(obj: object) -> BCPosition:
     piles = pile_lists(obj, GAME, PILES)
     tableau = [[parse_face_up(t, f"T{i + 1}", GAME) for t in pile] for i, pile in enumerate(piles)]
     foundations = suit_foundations(obj, default=[Card(1, s).solvitaire() for s in range(4)])
-    position = BCPosition(tableau, foundations, ranks)
-    try:
-        position.validate()
-    except PositionError as e:
-        raise DealFileError(str(e)) from None
-    return position
+    return validated(BCPosition(tableau, foundations, ranks), PositionError)
 
 
 def position_to_json(position: BCPosition) -> dict:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...dealfile import (DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with,
+from ...dealfile import (validated, DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with,
                          parse_face_up)
 from .position import FILL, FOUNDATION_PILES, FULL_RANKS, PILES, GWPosition, PositionError
 
@@ -67,11 +67,7 @@ def position_from_json(obj: object) -> GWPosition:
     odds += [[] for _ in range(FOUNDATION_PILES - len(odds))]
     position = GWPosition(tableau, _cards(card_list(obj, "stock"), "stock"), _cards(card_list(obj, "waste"), "waste"),
                           _cards(card_list(obj, "aces"), "aces"), evens, odds, ranks, fill)
-    try:
-        position.validate()
-    except PositionError as e:
-        raise DealFileError(str(e)) from None
-    return position
+    return validated(position, PositionError)
 
 
 def position_to_json(position: GWPosition) -> dict:

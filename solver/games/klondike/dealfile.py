@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...dealfile import (DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with,
+from ...dealfile import (validated, DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with,
                          parse_card, pile_lists, suit_foundation_tokens, suit_foundations)
 from .position import KlondikePosition, PositionError
 
@@ -67,12 +67,7 @@ def position_from_json(obj: object) -> KlondikePosition:
 
     foundations = suit_foundations(obj)
 
-    position = KlondikePosition(tableau, face_down, stock, waste, foundations, redeals, ranks)
-    try:
-        position.validate()
-    except PositionError as e:
-        raise DealFileError(str(e)) from None
-    return position
+    return validated(KlondikePosition(tableau, face_down, stock, waste, foundations, redeals, ranks), PositionError)
 
 
 def position_to_json(position: KlondikePosition) -> dict:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...dealfile import DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with, parse_face_up
+from ...dealfile import validated, DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with, parse_face_up
 from .position import CELLS, KING_PILES, PositionError, WindmillPosition
 
 __all__ = ["DealFileError", "position_from_json", "position_to_json", "load_deal", "dump_deal"]
@@ -62,11 +62,7 @@ def position_from_json(obj: object) -> WindmillPosition:
         raise DealFileError("\"after transfer\" must be true or false")
     position = WindmillPosition(stock=_cards(obj, "stock"), waste=_cards(obj, "waste"), cells=cells,
                                 centre=_cards(obj, "centre"), kings=kings, ranks=ranks, after_transfer=flag)
-    try:
-        position.validate()
-    except PositionError as e:
-        raise DealFileError(str(e)) from None
-    return position
+    return validated(position, PositionError)
 
 
 def position_to_json(position: WindmillPosition) -> dict:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ....dealfile import DealFileError, card_list, check_object, dump_with, int_field, load_with, parse_face_up, card_token
+from ....dealfile import validated, DealFileError, card_list, check_object, dump_with, int_field, load_with, parse_face_up, card_token
 from .position import KING_PILES, SAILS, WelfordPosition, WelfordPositionError
 
 KEYS = ("sails", "centre", "kings", "stock", "waste", "pack1", "redeals", "ranks")
@@ -63,11 +63,7 @@ def position_from_json(obj: object) -> WelfordPosition:
     pack1 = int_field(obj, "pack1", 0, 0, len(stock))
     redeals = int_field(obj, "redeals", 0, 0, 1)
     position = WelfordPosition(sail_cards, centre, king_cards, stock, waste, pack1, redeals, ranks)
-    try:
-        position.validate()
-    except WelfordPositionError as e:
-        raise DealFileError(str(e)) from None
-    return position
+    return validated(position, WelfordPositionError)
 
 
 def position_to_json(position: WelfordPosition) -> dict:
