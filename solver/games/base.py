@@ -8,6 +8,7 @@ files, board, searcher, card counts).  The optional capabilities of the protocol
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 from typing import Any, Iterator
 
@@ -17,9 +18,12 @@ from ..moves import Move
 class GameAdapter:
     """Defaults for the members of ``protocol.Game``.
 
-    ``reference`` is the game's reference engine module: ``apply_move(position, rules,
-    move)`` and ``verify_win(position, rules, moves)``; a reference engine without
-    rules (one rule set) sets ``reference_takes_rules = False``.
+    Declared modules of the game's folder: ``reference`` (its engine: ``apply_move(position,
+    rules, move)``, ``verify_win(position, rules, moves)``; an engine without rules, for a
+    game of one rule set, sets ``reference_takes_rules = False``), ``dealfile``
+    (``load_deal(path)``, ``position_to_json(position)``) and ``board`` (``render``).
+    ``search`` names its KernelSearch class as "module:Class", imported on first use (it
+    loads numba and the kernel).
     """
 
     name: str
@@ -32,6 +36,32 @@ class GameAdapter:
     relaxation = None  # no looser rule set
     reference: ModuleType
     reference_takes_rules = True
+    dealfile: ModuleType
+    board: ModuleType
+    search: str
+
+    @classmethod
+    def load_deal(cls, path: Any, rules: Any) -> Any:
+        """The position in a deal file (the rules do not change the format)."""
+        return cls.dealfile.load_deal(path)
+
+    @classmethod
+    def deal_to_json(cls, position: Any) -> dict:
+        return cls.dealfile.position_to_json(position)
+
+    @classmethod
+    def render(cls, position: Any) -> str:
+        return cls.board.render(position)
+
+    @classmethod
+    def search_class(cls) -> type:
+        module, name = cls.search.split(":")
+        return getattr(importlib.import_module(module), name)
+
+    @classmethod
+    def searcher(cls, position: Any, rules: Any, tt_mb: float, slot: str = "main") -> Any:
+        """The main search of a position (a KernelSearch)."""
+        return cls.search_class()(position, rules, tt_mb, slot=slot)
 
     @classmethod
     def adapter(cls, rules: Any) -> type["GameAdapter"]:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import GameAdapter
-from . import dealfile, reference
-from .board import render
+from . import board, dealfile, reference
 from .deals import NUMBERINGS, bc_deal
 from .position import BCPosition, BCRules
 from .. import computed
@@ -20,6 +19,8 @@ class BeleagueredCastle(GameAdapter):
     piles_doc = "T1..T8 (PySolFC's rows: left wing T1..T4 top to bottom, right wing T5..T8), F1..F4 (C, D, H, S)"
     reference = reference
     reference_takes_rules = False  # one rule set
+    dealfile, board = dealfile, board
+    search = "solver.games.beleaguered_castle.searcher:BCSearch"
     workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB)  # two deep DFS stacks (main, twin), at worst (batch sizing)
     relaxation = None  # no looser rule set: the twin runs beside the main search
 
@@ -33,17 +34,8 @@ class BeleagueredCastle(GameAdapter):
     def deal(seed: int, numbering: str, rules: BCRules) -> BCPosition:
         return bc_deal(seed, numbering)
 
-    @staticmethod
-    def load_deal(path, rules):
-        """The position in a deal file (the rules do not change this game's format)."""
-        return dealfile.load_deal(path)
 
-    deal_to_json = staticmethod(dealfile.position_to_json)
-    render = staticmethod(render)
 
-    @staticmethod
-    def searcher(position: BCPosition, rules: BCRules, tt_mb: float, slot: str = "main"):
-        return _searcher().BCSearch(position, rules, tt_mb, slot=slot)
 
     @staticmethod
     def twin(position: BCPosition, rules: BCRules, tt_mb: float):

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import GameAdapter
-from . import dealfile, reference
-from .board import render
+from . import board, dealfile, reference
 from .deals import NUMBERINGS, gw_deal
 from .position import PRESETS, GWPosition, GWRules
 
@@ -24,6 +23,8 @@ class GreatWheel(GameAdapter):
                  "that takes it; refills of empty piles and turning a card onto an empty waste are "
                  "automatic and not moves")
     reference = reference
+    dealfile, board = dealfile, board
+    search = "solver.games.great_wheel.searcher:GWSearch"
 
     @staticmethod
     def make_rules(rules: str | None = None, **extra: Any) -> GWRules:
@@ -35,18 +36,8 @@ class GreatWheel(GameAdapter):
     def deal(seed: int, numbering: str, rules: GWRules) -> GWPosition:
         return gw_deal(seed, numbering)
 
-    @staticmethod
-    def load_deal(path, rules):
-        """The position in a deal file (the rules do not change the format)."""
-        return dealfile.load_deal(path)
 
-    deal_to_json = staticmethod(dealfile.position_to_json)
-    render = staticmethod(render)
 
-    @staticmethod
-    def searcher(position: GWPosition, rules: GWRules, tt_mb: float, slot: str = "main"):
-        from .searcher import GWSearch  # loads numba and the kernel: only when searching
-        return GWSearch(position, rules, tt_mb, slot=slot)
 
     @staticmethod
     def foundation_cards(position: GWPosition) -> int:

@@ -6,8 +6,7 @@ from typing import Any
 
 from ...dealfile import DealFileError
 from ..base import GameAdapter
-from . import dealfile, reference
-from .board import render
+from . import board, dealfile, reference
 from .deals import NUMBERINGS, klondike_deal
 from .position import KlondikePosition, KlondikeRules
 from .. import computed
@@ -34,6 +33,8 @@ class Klondike(GameAdapter):
     numberings = NUMBERINGS
     piles_doc = "stock, waste, T1..T7 (left to right as dealt), F1..F4 (foundations of C, D, H, S)"
     reference = reference
+    dealfile, board = dealfile, board
+    search = "solver.games.klondike.searcher:KlondikeSearch"
     workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB)  # the main and the relaxed search's stacks (batch memory sizing)
     twin = None  # the relaxed search (relaxation) runs beside the main one instead
 
@@ -68,12 +69,7 @@ class Klondike(GameAdapter):
             raise DealFileError(f"{path}: \"redeals\": {position.redeals} is more than --passes {rules.passes} "
                                 f"allows (at most {rules.passes - 1})")
         return position
-    deal_to_json = staticmethod(dealfile.position_to_json)
-    render = staticmethod(render)
 
-    @staticmethod
-    def searcher(position: KlondikePosition, rules: KlondikeRules, tt_mb: float, slot: str = "main"):
-        return _searcher().KlondikeSearch(position, rules, tt_mb, slot=slot)
 
     @staticmethod
     def relaxation(rules: KlondikeRules) -> KlondikeRules | None:

@@ -8,8 +8,7 @@ the ``welford`` sub-package, which ``Windmill.adapter`` serves for those rules.
 from __future__ import annotations
 
 from ..base import GameAdapter
-from . import dealfile, reference
-from .board import render
+from . import board, dealfile, reference
 from .deals import NUMBERINGS, windmill_deal
 from .position import PRESETS, WindmillPosition, WindmillRules, make_rules
 from .welford.game import WelfordGame
@@ -24,9 +23,9 @@ class Windmill(GameAdapter):
                  "bottom right), C1..C8 (cells as PySolFC's rows: C1 C2 top arm outer/inner, C3 C4 left arm "
                  "outer/inner, C5 C6 right arm inner/outer, C7 C8 bottom arm inner/outer)")
     reference = reference
+    dealfile, board = dealfile, board
+    search = "solver.games.windmill.searcher:WindmillSearch"
     make_rules = staticmethod(make_rules)
-    deal_to_json = staticmethod(dealfile.position_to_json)
-    render = staticmethod(render)
 
     @classmethod
     def adapter(cls, rules: WindmillRules) -> type[GameAdapter]:
@@ -36,14 +35,7 @@ class Windmill(GameAdapter):
     def deal(seed: int, numbering: str, rules: WindmillRules) -> WindmillPosition:
         return windmill_deal(seed, numbering)
 
-    @staticmethod
-    def load_deal(path, rules: WindmillRules) -> WindmillPosition:
-        return dealfile.load_deal(path)
 
-    @staticmethod
-    def searcher(position, rules: WindmillRules, tt_mb: float, slot: str = "main"):
-        from .searcher import WindmillSearch  # loads numba and the kernel: only when searching
-        return WindmillSearch(position, rules, tt_mb, slot=slot)
 
     @staticmethod
     def twin(position, rules: WindmillRules, tt_mb: float):

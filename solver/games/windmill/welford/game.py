@@ -49,8 +49,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...base import GameAdapter
-from . import dealfile, reference
-from .board import render
+from . import board, dealfile, reference
 from .deals import NUMBERINGS, welford_deal
 from .position import WelfordPosition
 from ..position import PRESETS, make_rules
@@ -66,16 +65,12 @@ class WelfordGame(GameAdapter):
                  "(N, E, S, W), stock, waste")
     reference = reference
     reference_takes_rules = False  # one rule set
-    render = staticmethod(render)
-    deal_to_json = staticmethod(dealfile.position_to_json)
+    dealfile, board = dealfile, board
 
     @staticmethod
     def deal(seed: int, numbering: str, rules: Any) -> WelfordPosition:
         return welford_deal(seed, numbering)
 
-    @staticmethod
-    def load_deal(path, rules: Any) -> WelfordPosition:
-        return dealfile.load_deal(path)
 
     @staticmethod
     def searcher(position: WelfordPosition, rules: Any, tt_mb: float, slot: str = "main"):
