@@ -17,6 +17,7 @@ import click
 
 from . import api
 from .games import game_names, get_game
+from .games.variants import VARIANTS, flag, option_help
 from .lines import steps
 from .moves import Move
 from .result import VerificationError, describe_rules
@@ -48,8 +49,6 @@ def _passes(text: str | None) -> int | None:
     return passes
 
 
-# the command-line flag of each rule option (the library's keyword -> what the user typed)
-FLAGS = {"draw": "--draw", "passes": "--passes", "worry_back": "--no-worry-back", "rules": "--rules"}
 
 
 def _applicable(game: str, options: dict) -> None:
@@ -64,8 +63,8 @@ def _applicable(game: str, options: dict) -> None:
     known = [p.name for p in params if p.kind is not p.VAR_KEYWORD]
     for key in options:
         if key not in known:
-            has = ", ".join(FLAGS.get(k, k) for k in known) or "no rule options"
-            raise PatienceError(f"{FLAGS.get(key, key)} does not apply to {g.name} (its options: {has})")
+            has = ", ".join(flag(k) for k in known) or "no rule options"
+            raise PatienceError(f"{flag(key)} does not apply to {g.name} (its options: {has})")
 
 
 def _memory_mb() -> float | None:
@@ -103,22 +102,11 @@ def _lower(_ctx, _param, value):
     return None if value is None else value.strip().lower()
 
 
-def presets_help() -> str:
-    """Each game's presets, from the registry (the default first)."""
-    return "Rule preset: " + "; ".join(f"{name} {'|'.join(get_game(name).presets)}" for name in game_names()
-                                       if get_game(name).presets) + "."
-
-
-# presets_help() as text, so that --help need not import every game (a test keeps them equal)
-RULES_HELP = ("Rule preset: great-wheel pgs|pysolfc; klondike standard|by-threes|vegas|casino; "
-              "windmill pysolfc|strict|welford.")
-
-
 def rule_options(f):
-    f = click.option("--rules", "rules_name", metavar="NAME", help=RULES_HELP)(f)
-    f = click.option("--no-worry-back", is_flag=True, help="Klondike: foundation cards never return to the tableau.")(f)
-    f = click.option("--passes", metavar="N|unlimited", help="Klondike: passes through the stock (default unlimited).")(f)
-    f = click.option("--draw", type=int, metavar="K", help="Klondike: cards turned per draw (default 1).")(f)
+    f = click.option("--rules", "rules_name", metavar="NAME", help=option_help("rules"))(f)
+    f = click.option("--no-worry-back", is_flag=True, help=option_help("worry_back"))(f)
+    f = click.option("--passes", metavar="N|unlimited", help=option_help("passes"))(f)
+    f = click.option("--draw", type=int, metavar="K", help=option_help("draw"))(f)
     f = click.option("--numbering", default=None, callback=_lower,
                      help="Deal numbering: pysolfc (PySolFC game numbers, the default) or solvitaire.")(f)
     return f
@@ -154,7 +142,10 @@ def main() -> None:
               help="Also write a replay page: one HTML file that steps through the line.")
 def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_name,
           max_nodes, timeout, tt_mb, as_json, show, html_file):
-    """Solve one deal: GAME and a SEED (deal number), or --deal FILE ('-': standard input)."""
+    """Solve one deal: GAME and a SEED (deal number), or --deal FILE ('-': standard input).
+
+    GAME: klondike, beleaguered-castle, windmill or great-wheel (aliases, presets and
+    PySolFC game numbers: patience games)."""
     if show and as_json:
         raise PatienceError("--show prints boards for a person; it cannot go with --json")
     _check_tt_mb(tt_mb)
@@ -580,10 +571,14 @@ def bench(max_nodes):
 
 @main.command(name="games")
 def list_games() -> None:
-    """List the games and their aliases."""
+    """List the games, their aliases and presets (with PySolFC's game numbers)."""
     for name in game_names():
         g = get_game(name)
         click.echo(f"{g.name}: aliases {', '.join(g.aliases)}; piles {g.piles_doc}")
+        for v in VARIANTS:
+            if v.game == name:
+                number = f"PySolFC game {v.pysolfc_game}" if v.pysolfc_game else "not in PySolFC"
+                click.echo(f"  {v.preset or '(no presets)'}: {v.summary} ({number})")
 
 
 def run() -> None:

@@ -82,17 +82,42 @@ def test_bad_input_is_one_line_for_every_game(name):
     ("vegas", {"draw": 1, "passes": 1}), ("casino", {"draw": 1, "passes": 3}),
 ])
 def test_klondike_presets_are_pysolfc_games_as_data(preset, want):
-    from solver.games.klondike.game import PYSOLFC_GAMES
+    from solver.games.variants import VARIANTS
 
     g = get_game("klondike")
     assert {k: g.make_rules(rules=preset).to_json()[k] for k in want} == want
-    assert PYSOLFC_GAMES[preset] in (2, 18, 61, 129)
+    assert [v.pysolfc_game for v in VARIANTS if v.preset == preset] == [{"standard": 2, "by-threes": 18,
+                                                                        "casino": 61, "vegas": 129}[preset]]
     # an option given explicitly takes the preset's place
     assert g.make_rules(rules="vegas", passes=None).to_json()["passes"] == "unlimited"
     assert g.make_rules(rules="casino", draw=3).to_json() == {"draw": 3, "passes": 3, "worry_back": True}
 
 
-def test_the_rules_help_lists_the_registrys_presets():
-    from solver.cli import RULES_HELP, presets_help
+def test_the_variant_table_and_the_adapters_agree():
+    """Presets, their order and their options come from one table (games/variants.py);
+    every option's flag is the one the command line takes."""
+    from solver.cli import solve as solve_command
+    from solver.games.variants import OPTIONS, VARIANTS, option_help, presets_of
 
-    assert RULES_HELP == presets_help()
+    assert sorted({v.game for v in VARIANTS}) == game_names()
+    for name in game_names():
+        g = get_game(name)
+        assert g.presets == presets_of(name)
+        for v in (v for v in VARIANTS if v.game == name and v.preset):
+            assert g.make_rules(rules=v.preset) == g.make_rules(rules=v.preset, **v.options)
+    flags = {o for p in solve_command.params for o in p.opts}
+    assert {o.flag for o in OPTIONS} <= flags
+    assert option_help("rules") == ("Rule preset: great-wheel pgs|pysolfc; klondike standard|by-threes|vegas|casino; "
+                                    "windmill pysolfc|strict|welford.")
+
+
+def test_games_lists_every_variant():
+    from solver.games.variants import VARIANTS
+
+    r = patience_here("games")
+    assert r.returncode == 0, r.stderr
+    for v in VARIANTS:
+        assert v.summary in r.stdout
+    assert "PySolFC game 30" in r.stdout and "PySolFC game 397" in r.stdout
+    help_text = " ".join(patience_here("solve", "--help").stdout.split())
+    assert all(name in help_text for name in game_names()) and "patience games" in help_text

@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..variants import presets_of
 from ...cards import Card
 
 PILES = 8  # tableau piles of the real game
@@ -50,7 +51,7 @@ FULL_RANKS = 12  # A..Q, no Kings
 FOUNDATION_PILES = 8  # Evens piles and Odds piles each
 MAX_TALON = 64  # stock + waste cards the kernel's key allows (the deal has 64)
 MAX_BASE = 4  # cards of a pile below its top run built down in suit (kernel's key)
-PRESETS = ("pgs", "pysolfc")
+PRESETS = presets_of("great-wheel")  # the default first (variants.VARIANTS)
 
 
 class PositionError(ValueError):

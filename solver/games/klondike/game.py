@@ -6,23 +6,16 @@ from typing import Any
 
 from ...dealfile import DealFileError
 from ..base import GameAdapter
+from ..variants import preset_options, presets_of
 from . import board, dealfile, reference
 from .deals import NUMBERINGS, klondike_deal
 from .position import KlondikePosition, KlondikeRules
 from .. import computed
 
 
-# Named rule sets as data: PySolFC's Klondike games, which share one deal per number.
-#   name: (PySolFC game number, the options it sets; the others keep their defaults)
-PRESET_TABLE = {
-    "standard": (2, {}),  # "Klondike": draw 1, unlimited passes
-    "by-threes": (18, {"draw": 3}),  # "Klondike by Threes"
-    "vegas": (129, {"passes": 1}),  # "Vegas Klondike"
-    "casino": (61, {"passes": 3}),  # "Casino Klondike"
-}
-PRESET_OPTIONS = {name: options for name, (_number, options) in PRESET_TABLE.items()}
-PYSOLFC_GAMES = {name: number for name, (number, _options) in PRESET_TABLE.items()}
-PRESETS = tuple(PRESET_TABLE)
+# Named rule sets: PySolFC's Klondike games, which share one deal per number (variants.VARIANTS).
+PRESET_OPTIONS = preset_options("klondike")
+PRESETS = presets_of("klondike")
 UNSET = object()  # an option not given (passes=None means unlimited)
 
 

@@ -44,9 +44,10 @@ from collections import Counter
 from typing import Any
 from dataclasses import dataclass, field
 
+from ..variants import presets_of
 from ...cards import Card
 
-PRESETS = ("pysolfc", "strict", "welford")
+PRESETS = presets_of("windmill")  # the default first (variants.VARIANTS)
 CELLS = 8
 KING_PILES = 4
 

@@ -1,0 +1,88 @@
+"""Every game and rule preset as a row of one table, and the rule options as data.
+
+Pure data, imported without any game module: the command line builds its rule options
+and its help from it, and ``patience games`` lists it.  Each game adapter reads its own
+preset names and preset options from here (``presets_of``, ``preset_options``);
+``tests/test_protocol.py`` checks that adapters and table agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option: the ``make_rules`` keyword, its command-line flag, type, default and
+    help text, and the games that have it."""
+
+    name: str
+    flag: str
+    type: type
+    default: Any
+    help: str
+    games: tuple[str, ...]
+    metavar: str | None = None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A game under one rule preset (``preset`` None: the game has no presets).  The
+    first row of a game is its default.  ``pysolfc_game``: the PySolFC game number that
+    plays these rules (deal numbers are shared), None if PySolFC has none;
+    ``options``: the rule options the preset sets."""
+
+    game: str
+    preset: str | None
+    summary: str
+    pysolfc_game: int | None = None
+    options: dict = field(default_factory=dict)
+
+
+OPTIONS = (
+    Option("draw", "--draw", int, 1, "cards turned per draw (default 1)", ("klondike",), "K"),
+    Option("passes", "--passes", int, None, "passes through the stock (default unlimited)", ("klondike",),
+           "N|unlimited"),
+    Option("worry_back", "--no-worry-back", bool, True, "foundation cards never return to the tableau",
+           ("klondike",)),
+    Option("rules", "--rules", str, None, "rule preset", ("klondike", "windmill", "great-wheel"), "NAME"),
+)
+
+VARIANTS = (
+    Variant("klondike", "standard", "draw 1, unlimited passes", 2),
+    Variant("klondike", "by-threes", "draw 3, unlimited passes", 18, {"draw": 3}),
+    Variant("klondike", "vegas", "draw 1, one pass", 129, {"passes": 1}),
+    Variant("klondike", "casino", "draw 1, three passes", 61, {"passes": 3}),
+    Variant("beleaguered-castle", None, "Aces out, build down regardless of suit, no stock", 34),
+    Variant("windmill", "pysolfc", "PySolFC's Windmill: foundation cards move between piles", 30),
+    Variant("windmill", "strict", "only king pile to centre transfers, never two in a row", None),
+    Variant("windmill", "welford", "John Welford's rules: packs dealt in turn, one redeal", None),
+    Variant("great-wheel", "pgs", "Pretty Good Solitaire's rules: foundation cards stay", None),
+    Variant("great-wheel", "pysolfc", "PySolFC's Great Wheel: foundation tops return to the rows", 397),
+)
+
+
+def presets_of(game: str) -> tuple[str, ...]:
+    """A game's presets, the default first (() for a game without presets)."""
+    return tuple(v.preset for v in VARIANTS if v.game == game and v.preset is not None)
+
+
+def preset_options(game: str) -> dict[str, dict]:
+    """The options each preset of a game sets."""
+    return {v.preset: dict(v.options) for v in VARIANTS if v.game == game and v.preset is not None}
+
+
+def flag(name: str) -> str:
+    """The command-line flag of a rule option (its keyword if none)."""
+    return next((o.flag for o in OPTIONS if o.name == name), name)
+
+
+def option_help(name: str) -> str:
+    """An option's help line: the games that have it, and what it does (for rules, the
+    presets of each game)."""
+    o = next(o for o in OPTIONS if o.name == name)
+    if name == "rules":
+        games = sorted({v.game for v in VARIANTS if v.preset is not None})
+        return "Rule preset: " + "; ".join(f"{g} {'|'.join(presets_of(g))}" for g in games) + "."
+    return f"{', '.join(g.capitalize() for g in o.games)}: {o.help}."
