@@ -28,3 +28,16 @@ def noise(base, x):
     h *= np.uint64(0xFF51AFD7ED558CCD)
     h ^= h >> np.uint64(33)
     return np.int64(h & np.uint64(255))
+
+
+@njit(inline="always")
+def sort_by_score(moves, n0, n):
+    """Sort moves[n0:n] best first by their score (bits 32 and up): an insertion sort,
+    stable for equal scores, so equal scores keep the order they were generated in."""
+    for x in range(n0 + 1, n):
+        m = moves[x]
+        y = x - 1
+        while y >= n0 and (moves[y] >> 32) < (m >> 32):
+            moves[y + 1] = moves[y]
+            y -= 1
+        moves[y + 1] = m

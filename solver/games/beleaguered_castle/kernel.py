@@ -61,6 +61,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
+from ...order import sort_by_score
 from ...bestpath import keep_path_packed
 from ...tt import tt_insert
 
@@ -315,14 +316,7 @@ def gen_moves(st, rules, moves, n0, need):
             if wblock != 0:
                 score -= wblock * (_blocks(st, j, Lj, c) - _blocks(st, i, L - 1, c))
             n = _push(moves, n, (np.int64(score) << 32) | K_PILE | (i << 4) | (j << 8))
-    # best first: insertion sort by score, descending (stable for equal scores)
-    for x in range(n0 + 1, n):
-        m = moves[x]
-        y = x - 1
-        while y >= n0 and (moves[y] >> 32) < (m >> 32):
-            moves[y + 1] = moves[y]
-            y -= 1
-        moves[y + 1] = m
+    sort_by_score(moves, n0, n)  # best first
     return n
 
 

@@ -83,6 +83,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
+from ...order import sort_by_score
 from ...bestpath import keep_path_packed
 from ...tt import tt_insert
 
@@ -382,13 +383,7 @@ def gen_moves(st, talon, rules, moves, n0):
                     n = _to_piles(st, rules, moves, n, c, -1, 0, kind, 2 * s + k, first_empty, prune, 0)
     if not stock_empty:
         n = _push(moves, n, (np.int64(500) << 32) | K_DRAW)
-    for x in range(n0 + 1, n):
-        m = moves[x]
-        y = x - 1
-        while y >= n0 and (moves[y] >> 32) < (m >> 32):
-            moves[y + 1] = moves[y]
-            y -= 1
-        moves[y + 1] = m
+    sort_by_score(moves, n0, n)  # best first
     return n
 
 

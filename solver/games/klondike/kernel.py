@@ -57,6 +57,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
+from ...order import sort_by_score
 from ...bestpath import keep_path
 from ...tt import tt_insert
 
@@ -461,14 +462,7 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
                     ok = _builds_on(c, st[P0 + j * CAP + Lj - 1])
                 if ok:
                     n = _push(moves, n, (np.int64(50) << 32) | K_FND_TAB | (s << 4) | (j << 12))
-    # best first: insertion sort by score, descending (stable for equal scores)
-    for x in range(n0 + 1, n):
-        m = moves[x]
-        y = x - 1
-        while y >= n0 and (moves[y] >> 32) < (m >> 32):
-            moves[y + 1] = moves[y]
-            y -= 1
-        moves[y + 1] = m
+    sort_by_score(moves, n0, n)  # best first
     return n
 
 

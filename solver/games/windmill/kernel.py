@@ -109,7 +109,7 @@ import numpy as np
 
 from ...jit import njit
 from ...bestpath import keep_path
-from ...order import noise, noise_base
+from ...order import noise, noise_base, sort_by_score
 from ...tt import tt_insert
 from . import endgame as EG
 
@@ -415,13 +415,7 @@ def gen_moves(st, seq, rules, moves, n0):
         for x in range(n0, n):
             m = moves[x]
             moves[x] = m + (noise(base, np.uint64(m & MOVE_MASK) << np.uint64(40)) << 32)
-    for x in range(n0 + 1, n):
-        m = moves[x]
-        y = x - 1
-        while y >= n0 and (moves[y] >> 32) < (m >> 32):
-            moves[y + 1] = moves[y]
-            y -= 1
-        moves[y + 1] = m
+    sort_by_score(moves, n0, n)  # best first
     return n
 
 
