@@ -97,9 +97,9 @@ def test_the_variant_table_and_the_adapters_agree():
     """Presets, their order and their options come from one table (games/variants.py);
     every option's flag is the one the command line takes."""
     from solver.cli import solve as solve_command
-    from solver.games.variants import OPTIONS, VARIANTS, option_help, presets_of
+    from solver.games.variants import ADAPTERS, OPTIONS, VARIANTS, option_help, presets_of
 
-    assert sorted({v.game for v in VARIANTS}) == game_names()
+    assert sorted({v.game for v in VARIANTS}) == sorted(ADAPTERS) == game_names()
     for name in game_names():
         g = get_game(name)
         assert g.presets == presets_of(name)

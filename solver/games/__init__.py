@@ -19,12 +19,16 @@ class computed:
 
 
 def _registry() -> dict:
-    from .klondike.game import Klondike
-    from .beleaguered_castle.game import BeleagueredCastle
+    """Canonical name -> adapter class, for every game of variants.ADAPTERS."""
+    import importlib
 
-    from .windmill.game import Windmill
-    from .great_wheel.game import GreatWheel
-    return {g.name: g for g in (Klondike, BeleagueredCastle, Windmill, GreatWheel)}
+    from .variants import ADAPTERS
+
+    out = {}
+    for name, where in ADAPTERS.items():
+        module, cls = where.split(":")
+        out[name] = getattr(importlib.import_module(module), cls)
+    return out
 
 
 def game_names() -> list[str]:

@@ -1,4 +1,5 @@
-"""Every game and rule preset as a row of one table, and the rule options as data.
+"""Every game and rule preset as a row of one table, the rule options as data, and
+where each game's adapter lives (a new game adds its rows and its adapter here).
 
 Pure data, imported without any game module: the command line builds its rule options
 and its help from it, and ``patience games`` lists it.  Each game adapter reads its own
@@ -39,6 +40,14 @@ class Variant:
     pysolfc_game: int | None = None
     options: dict = field(default_factory=dict)
 
+
+# game -> its adapter class ("module:Class"), imported by the registry on first use
+ADAPTERS = {
+    "klondike": "solver.games.klondike.game:Klondike",
+    "beleaguered-castle": "solver.games.beleaguered_castle.game:BeleagueredCastle",
+    "windmill": "solver.games.windmill.game:Windmill",
+    "great-wheel": "solver.games.great_wheel.game:GreatWheel",
+}
 
 OPTIONS = (
     Option("draw", "--draw", int, 1, "cards turned per draw (default 1)", ("klondike",), "K"),
