@@ -32,7 +32,10 @@ from solver.cards import Card
 from solver.games.beleaguered_castle import reference
 from solver.games.beleaguered_castle.dealfile import position_to_json
 from solver.games.beleaguered_castle.position import BCPosition, BCRules
-from solver.games.beleaguered_castle.searcher import BCSearch, Geometry
+from solver.games.beleaguered_castle import kernel as K
+from solver.games.beleaguered_castle.codec import encode, rules_array
+from solver.games.beleaguered_castle.searcher import BCSearch, Geometry, restarts
+from solver.kernel_search import successor_rows
 from solver.search import Limits, drive
 
 # (ranks, piles, number of deals)
@@ -111,6 +114,41 @@ def test_unpruned_kernel_agrees_and_its_lines_replay():
     if failures:
         pytest.fail(f"{len(failures)} searches differ:\n" + "\n".join(failures[:10]), pytrace=False)
     assert nodes[True] < nodes[False], f"the reductions save no nodes: {dict(nodes)}"
+
+
+def test_noisy_orders_and_restarts_alone_agree():
+    """Noise (a restart's seed) only orders moves: a noisy search in either order, and
+    the twin's restarts on their own (budgets of 8 nodes a Luby unit, so many phases
+    end unfinished), each reach the exhaustive verdict and replay their wins."""
+    failures = []
+    phases = 0
+    for label, position, expected in decided()[::3]:
+        # built one at a time: searches of one slot share a workspace and a table
+        makers = [lambda o=o, k=k: BCSearch(position, BCRules(), TT_MB, order=o, noise=k, slot="noise")
+                  for o, k in ((K.ORDER_BASIC, 5), (K.ORDER_UNBLOCK, 6))]
+        makers.append(lambda: restarts(position, BCRules(), TT_MB, slot="noise-restarts", unit=8))
+        for make in makers:
+            s = make()
+            out = drive(s, Limits(tt_mb=TT_MB))
+            if out.verdict != ("won" if expected else "lost"):
+                failures.append(_report(label, position, expected, out.verdict, f" ({type(s).__name__})"))
+            elif out.verdict == "won":
+                reference.verify_win(position, out.line)
+        phases = max(phases, s.phase)
+    if failures:
+        pytest.fail(f"{len(failures)} searches differ:\n" + "\n".join(failures[:10]), pytrace=False)
+    assert phases >= 3, "the restarts never went past their first phases"
+
+
+def test_noise_reorders_the_moves_and_keeps_them():
+    reordered = 0
+    for _label, position, _expected in decided()[:60]:
+        root = encode(position)
+        plain, noisy = (successor_rows(K, root, (root,), rules_array(position.ranks, len(position.tableau), True,
+                                                                    noise=k)) for k in (0, 7))
+        assert sorted(map(bytes, plain)) == sorted(map(bytes, noisy))
+        reordered += [bytes(r) for r in plain] != [bytes(r) for r in noisy]
+    assert reordered >= 5, reordered
 
 
 def _safe_moves(p: BCPosition):

@@ -13,12 +13,15 @@ PILE_NAMES = [f"T{i + 1}" for i in range(K.NPILES_MAX)]
 FOUNDATION_NAMES = [f"F{s + 1}" for s in range(4)]
 
 
-def rules_array(ranks: int, npiles: int, prune: bool, order: int = K.ORDER_BASIC) -> np.ndarray:
+def rules_array(ranks: int, npiles: int, prune: bool, order: int = K.ORDER_BASIC, noise: int = 0) -> np.ndarray:
+    """The kernel's rules array; ``order`` and ``noise`` (a restart's seed, 0: none) only
+    order the moves."""
     r = np.zeros(K.RULES_LEN, dtype=np.int64)
     r[K.R_RANKS] = ranks
     r[K.R_NPILES] = npiles
     r[K.R_PRUNE] = int(prune)
     r[K.R_ORDER] = order
+    r[K.R_NOISE] = noise
     return r
 
 

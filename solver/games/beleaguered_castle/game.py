@@ -39,9 +39,8 @@ class BeleagueredCastle(GameAdapter):
 
     @staticmethod
     def twin(position: BCPosition, rules: BCRules, tt_mb: float):
-        """The same search with the unblocking move order, run alongside (search.drive)."""
-        s = _searcher()
-        return s.BCSearch(position, rules, tt_mb, order=s.K.ORDER_UNBLOCK, slot="twin")
+        """Restarted searches in shuffled move orders, run alongside (searcher.restarts)."""
+        return _searcher().restarts(position, rules, tt_mb)
 
     @staticmethod
     def foundation_cards(position: BCPosition) -> int:

@@ -61,7 +61,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
-from ...order import sort_by_score
+from ...order import noise, noise_base, sort_by_score
 from ...bestpath import keep_path_packed
 from ...tt import tt_insert
 
@@ -73,8 +73,8 @@ SLEN = 268
 NPILES_MAX = 8
 
 # rules array
-R_RANKS, R_NPILES, R_PRUNE, R_ORDER = 0, 1, 2, 3  # R_ORDER: 0 or 1, see gen_moves
-RULES_LEN = 4
+R_RANKS, R_NPILES, R_PRUNE, R_ORDER, R_NOISE = 0, 1, 2, 3, 4  # R_ORDER: 0 or 1, see gen_moves
+RULES_LEN = 5
 
 K_FND, K_PILE = 0, 1
 LOC_FND = 8
@@ -253,7 +253,9 @@ def gen_moves(st, rules, moves, n0, need):
     then moves that uncover a card that can go home, moves from piles
     whose next wanted card lies shallow, moves that empty a pile; moves that bury a
     wanted card, or shift a card from one higher card to another without freeing
-    anything, come late.  ``need`` is scratch space (NPILES_MAX int64).
+    anything, come late.  With R_NOISE > 0 (a restart's seed, order.noise) each score
+    gets 0..255 more, the same for a state within one search: another order, the same
+    moves.  ``need`` is scratch space (NPILES_MAX int64).
     """
     npiles = rules[R_NPILES]
     prune = rules[R_PRUNE] != 0
@@ -316,6 +318,16 @@ def gen_moves(st, rules, moves, n0, need):
             if wblock != 0:
                 score -= wblock * (_blocks(st, j, Lj, c) - _blocks(st, i, L - 1, c))
             n = _push(moves, n, (np.int64(score) << 32) | K_PILE | (i << 4) | (j << 8))
+    if rules[R_NOISE] > 0:
+        salt = np.int64(0)
+        for q in range(4):
+            salt = salt * 16 + st[FND0 + q]
+        for q in range(npiles):
+            salt = salt * 33 + st[LEN0 + q]
+        base = noise_base(rules[R_NOISE], salt)
+        for x in range(n0, n):
+            m = moves[x]
+            moves[x] = m + (noise(base, np.uint64(m & MOVE_MASK) << np.uint64(40)) << 32)
     sort_by_score(moves, n0, n)  # best first
     return n
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...kernel_search import KernelSearch, RingGeometry, ring_workspace, perft as kernel_perft, row_keys, successor_rows, warm_once
+from ...search import Restarts, luby
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import BCPosition, BCRules
@@ -48,15 +49,40 @@ class BCSearch(KernelSearch):
 
     def __init__(self, position: BCPosition, rules: BCRules, tt_mb: float, prune: bool = True,
                  warm: bool = True, geometry: RingGeometry = Geometry(),
-                 order: int = K.ORDER_BASIC, slot: str = "main"):
-        """``order``: the kernel's move order (kernel.ORDER_*); ``slot`` names the workspace
-        and table: concurrent searches need their own."""
+                 order: int = K.ORDER_BASIC, slot: str = "main", noise: int = 0):
+        """``order``: the kernel's move order (kernel.ORDER_*); ``noise``: a restart's seed
+        that shuffles the move scores (0: none); ``slot`` names the workspace and table:
+        concurrent searches need their own."""
         if warm:
             warm_up()
         root = encode(position)
-        self.setup(root, (root,), rules_array(position.ranks, len(position.tableau), prune, order),
+        self.setup(root, (root,), rules_array(position.ranks, len(position.tableau), prune, order, noise),
                    f"beleaguered-castle/{slot}/{'-'.join(map(str, geometry))}", lambda: ring_workspace(K, geometry),
                    tt_mb, slot)
+
+
+RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
+
+
+def restarts(position: BCPosition, rules: BCRules, tt_mb: float, prune: bool = True, slot: str = "twin",
+             unit: int = RESTART_UNIT, geometry: RingGeometry = Geometry()) -> Restarts:
+    """The twin of the main search (ORDER_BASIC, kept to the end): restarted searches
+    with Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...); phase k in the unblocking
+    order for even k and the basic order for odd k, with score noise k (phase 0 is the
+    plain unblocking order).  Every phase is complete on its own (search.Restarts), and
+    noise only orders moves, so no phase changes a verdict.
+
+    Why: the hard deals are mostly wins that one fixed order finds late
+    (results/bc-bench.md), the case that restarts in shuffled orders help with
+    (docs/measurements.md, Windmill's twin)."""
+    warm_up()
+
+    def phase(k: int) -> BCSearch:
+        order = K.ORDER_UNBLOCK if k % 2 == 0 else K.ORDER_BASIC
+        return BCSearch(position, rules, tt_mb, prune, warm=False, geometry=geometry, order=order, slot=slot,
+                        noise=k)
+
+    return Restarts(phase, lambda k: unit * luby(k + 1), join_after=0)
 
 
 def successors(position: BCPosition, prune: bool = False) -> list[BCPosition]:
