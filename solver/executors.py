@@ -204,11 +204,14 @@ def pump(executor: Executor, tasks: Iterator[tuple], record: Callable[[SolveResu
                 if record(result):
                     yield result
     except BaseException:
-        executor.stop()
-        for f in pending:
-            if not f.done():  # a finished one is kept (cancelling a Dask future drops its result)
-                f.cancel()
-        executor.shutdown()  # in-flight searches see the stop within one slice
+        try:  # nothing here may hide the error that stopped the batch
+            executor.stop()
+            for f in pending:
+                if not f.done():  # a finished one is kept (cancelling a Dask future drops its result)
+                    f.cancel()
+            executor.shutdown()  # in-flight searches see the stop within one slice
+        except Exception:  # e.g. a Dask client already closed
+            pass
         for f in pending:
             try:
                 if f.done() and not f.cancelled() and f.exception() is None:

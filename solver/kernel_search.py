@@ -34,7 +34,7 @@ import numpy as np
 
 from .moves import Move
 from .result import LOST, MEMORY_LIMIT, WON
-from .search import LazyLine, Progress
+from .search import RELAX_AFTER, LazyLine, Progress
 
 if TYPE_CHECKING:
     from .tt import TranspositionTable
@@ -141,10 +141,11 @@ class KernelSearch:
 
     A subclass sets ``K`` (the kernel module), ``LOG_SHAPE``/``EXACT_LOG`` (see
     ``expand``), ``PACKED_BEST`` (the best line packs four 16-bit moves a word), and in
-    ``__init__`` calls ``setup(root, ctx, rules, ws, tt_mb, slot)`` and sets ``to_moves``
-    (log rows -> Moves; picklable)."""
+    ``__init__`` calls ``setup(root, ctx, rules, ws_name, ws_factory, tt_mb, slot)`` and
+    sets ``to_moves`` (log rows -> Moves; picklable)."""
 
     K: Any
+    join_after = RELAX_AFTER  # as a relaxed second search (search.drive)
     LOG_SHAPE = (1, 1, 3)
     EXACT_LOG = True
     PACKED_BEST = False
@@ -188,8 +189,11 @@ class KernelSearch:
         return self.tt.grow()
 
     def _status(self, status: int) -> str | None:
+        """The verdict of a kernel status; None when paused.  Any other status is a
+        kernel bug (KeyError), never "paused"."""
         K = self.K
-        return {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_STACK: MEMORY_LIMIT}.get(int(status))
+        return {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_STACK: MEMORY_LIMIT,
+                K.ST_PAUSED: None}[int(status)]
 
     def _tt(self) -> tuple:
         return (self.tt.table, self.tt.ctr, self.tt.touched)

@@ -1,4 +1,6 @@
-"""Seeded noise for move orders: restarted searches (search.Restarts) each try another order.
+"""Move order helpers for the kernels: the best-first sort every kernel uses
+(``sort_by_score``), and seeded noise, with which restarted searches (search.Restarts)
+each try another order.
 
 A kernel adds ``noise(base, x)`` (0..255) to each move's score, where ``base`` comes
 from the restart's seed and a few of the state's counters (``noise_base``) and ``x`` is

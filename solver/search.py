@@ -3,8 +3,8 @@
 Kernels cannot read a clock, so they run for a budget of nodes and return; between
 slices this driver checks the time limit, the node limit and Ctrl-C.  Slices start
 small (easy deals stay cheap) and double up to about a third of a second of work.
-Workspaces (transposition table, DFS stacks) are allocated once per thread and size
-and reused for every later deal: allocation would dominate easy deals.
+(The kernels' workspaces and tables, allocated once per thread and reused, are in
+kernel_search.py.)
 """
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ class Kernel(Protocol):
     @property
     def nodes(self) -> int: ...
     def line(self) -> list[Move]: ...
+    def progress(self) -> "Progress | None": ...  # the best position so far and its line
+    join_after: int  # as a second search: main-search nodes before it joins (RELAX_AFTER)
 
 
 class LazyLine:
@@ -182,9 +184,8 @@ class Restarts:
 
 
 def _progress(search: Any) -> Progress | None:
-    """A search's best progress, None if it keeps none (scripted test kernels)."""
-    get = getattr(search, "progress", None)
-    return get() if get is not None else None
+    """A search's best progress (None if it keeps none)."""
+    return search.progress()
 
 
 @dataclass
@@ -275,7 +276,7 @@ def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
     if relaxed is not None and twin is not None:
         raise ValueError("drive takes a relaxed search or a twin, not both")
     second = relaxed if relaxed is not None else twin
-    join_after = getattr(second, "join_after", RELAX_AFTER)
+    join_after = second.join_after if second is not None else RELAX_AFTER
     t0 = time.perf_counter()
     verdict = kernel.start()
     winner = kernel

@@ -27,23 +27,23 @@ CASES = [
 
 
 def _engines(game: str, preset: str, seed: int):
-    """(position, reference perft, kernel perft, reference divide or None): the games'
-    perft functions differ in signature (rules or not), which this hides."""
+    """(position, reference perft, kernel perft, reference divide): the games' perft
+    functions differ in signature (rules or not), which this hides."""
     from solver import api
 
     options = {} if preset == "-" else {"rules": preset}
     g, rules, position = api.make_deal(game, seed, **options)
     if game == "windmill" and preset == "welford":
         ref, ker = (importlib.import_module(f"solver.games.windmill.welford.{m}") for m in ("reference", "searcher"))
-        return position, (lambda d: ref.perft(position, d)), (lambda d: ker.perft(position, d)), None
+        return (position, (lambda d: ref.perft(position, d)), (lambda d: ker.perft(position, d)),
+                lambda d: ref.perft_divide(position, d))
     pkg = game.replace("-", "_")
     ref, ker = (importlib.import_module(f"solver.games.{pkg}.{m}") for m in ("reference", "searcher"))
     if game == "beleaguered-castle":
         return (position, (lambda d: ref.perft(position, d)), (lambda d: ker.perft(position, d)),
                 lambda d: ref.perft_divide(position, d))
-    divide = getattr(ref, "perft_divide", None)
     return (position, (lambda d: ref.perft(position, rules, d)), (lambda d: ker.perft(position, rules, d)),
-            None if divide is None else (lambda d: divide(position, rules, d)))
+            lambda d: ref.perft_divide(position, rules, d))
 
 
 
@@ -64,7 +64,7 @@ def test_perft_equals_golden_in_both_engines(game, preset, seed, depth):
         got_ref = ref(d)
         got_ker = ker(d)
         if d == depth and (got_ref != want or got_ker != want):
-            detail = f"; reference per first move: {divide(d)}" if divide is not None else ""
+            detail = f"; reference per first move: {divide(d)}"
             pytest.fail(f"perft {d} of {game} {preset} #{seed}: golden {want}, reference {got_ref}, "
                         f"kernel {got_ker}{detail}", pytrace=False)
         assert got_ker == got_ref, (game, preset, seed, d, got_ker, got_ref)

@@ -105,8 +105,11 @@ def test_the_variant_table_and_the_adapters_agree():
         assert g.presets == presets_of(name)
         for v in (v for v in VARIANTS if v.game == name and v.preset):
             assert g.make_rules(rules=v.preset) == g.make_rules(rules=v.preset, **v.options)
-    flags = {o for p in solve_command.params for o in p.opts}
-    assert {o.flag for o in OPTIONS} <= flags
+    params = {o: p for p in solve_command.params for o in p.opts}
+    for o in OPTIONS:  # the command line takes each option as the table declares it
+        p = params[o.flag]
+        assert p.help == option_help(o.name)
+        assert (p.is_flag if o.type is bool else p.metavar == o.metavar), o
     assert option_help("rules") == ("Rule preset: great-wheel pgs|pysolfc; klondike standard|by-threes|vegas|casino; "
                                     "windmill pysolfc|strict|welford.")
 

@@ -56,3 +56,21 @@ def test_perft_divide_splits_perft_by_first_move():
     assert sum(split.values()) == kl.perft(k, rules, 3) == 404
     with pytest.raises(ValueError):
         RS.perft_divide(lambda q: [], _steps, Count(0, 1), 0)
+
+
+@pytest.mark.parametrize("game, preset, seed, depth", [
+    ("windmill", "pysolfc", 1, 3), ("windmill", "welford", 1, 6), ("great-wheel", "pgs", 2, 3),
+])
+def test_every_reference_engine_divides_its_perft(game, preset, seed, depth):
+    import importlib
+
+    from solver import api
+
+    _g, rules, p = api.make_deal(game, seed, rules=preset)
+    if preset == "welford":
+        ref = importlib.import_module("solver.games.windmill.welford.reference")
+        split, total = ref.perft_divide(p, depth), ref.perft(p, depth)
+    else:
+        ref = importlib.import_module(f"solver.games.{game.replace('-', '_')}.reference")
+        split, total = ref.perft_divide(p, rules, depth), ref.perft(p, rules, depth)
+    assert split and sum(split.values()) == total

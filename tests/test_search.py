@@ -13,6 +13,8 @@ from solver.search import RELAX_AFTER, Limits, Restarts, drive, luby
 class Scripted:
     """A kernel that needs ``work`` nodes, then ends with ``ending``."""
 
+    join_after = RELAX_AFTER
+
     def __init__(self, work: int, ending: str, name: str):
         self.work, self.ending, self.name = work, ending, name
         self.nodes = 0
@@ -32,6 +34,9 @@ class Scripted:
 
     def line(self) -> list[Move]:
         return [Move("T1", "F1", None, 1)] if self.name == "main" else [Move("T2", "F2", None, 1)]
+
+    def progress(self):
+        return None  # keeps no best position
 
 
 NO_LIMITS = Limits(max_nodes=None, timeout=None, tt_mb=1)

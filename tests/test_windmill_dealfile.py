@@ -103,9 +103,10 @@ def test_welford_is_served_by_its_own_adapter():
     g = Windmill.adapter(rules)
     assert g is WelfordGame and g.name == "windmill"
     p = g.deal(1, "pysolfc", rules)
-    assert getattr(p, "preset", None) == "welford"
+    assert p.preset == "welford"
     assert isinstance(g.deal_to_json(p), dict) and g.render(p)
     assert Windmill.adapter(Windmill.make_rules()) is Windmill and Windmill.adapter(Windmill.make_rules(rules="strict")) is Windmill
     assert "centre" in Windmill.render(windmill_deal(1))
     assert api.make_deal("windmill", 1, rules="welford")[0] is WelfordGame
+    assert WelfordGame.adapter(Windmill.make_rules()) is Windmill  # the other presets go back
 

@@ -41,6 +41,7 @@ class Search(Protocol):
 
     nodes: int
     stored_states: int
+    join_after: int  # as a second search: main-search nodes before it joins
 
     def start(self) -> str | None: ...
 
@@ -51,6 +52,8 @@ class Search(Protocol):
     def line(self) -> list[Move]: ...
 
     def best_cards(self) -> int: ...
+
+    def progress(self) -> Any: ...  # search.Progress: the best position so far and its line
 
 
 @runtime_checkable

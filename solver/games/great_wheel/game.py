@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import computed
 from ..base import GameAdapter
 from . import board, dealfile, reference
 from .deals import NUMBERINGS, gw_deal
@@ -15,7 +16,7 @@ class GreatWheel(GameAdapter):
     aliases = ("gw", "greatwheel")
     presets = PRESETS  # rule presets, the default first (--rules NAME)
     numberings = NUMBERINGS
-    workspace_mb = 0  # short DFS stacks (batch sizing)
+    workspace_mb = computed(lambda: _searcher().WORKSPACE_MB)  # its deep DFS stack, at worst (batch sizing)
     twin = None  # one search: its exhaustion is how losses are proven
     relaxation = None
     piles_doc = ("stock, waste, aces (the Ace foundation), E1..E8 (Evens), O1..O8 (Odds), T1..T8 "
@@ -50,3 +51,8 @@ class GreatWheel(GameAdapter):
         return (GreatWheel.foundation_cards(position) + sum(map(len, position.tableau)) + len(position.stock)
                 + len(position.waste))
 
+
+def _searcher():
+    """The search adapter, imported on first use (it loads numba and the kernel)."""
+    from . import searcher
+    return searcher

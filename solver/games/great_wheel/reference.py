@@ -202,6 +202,13 @@ def perft(position: GWPosition, rules: GWRules, depth: int) -> int:
     return reference_search.perft(lambda p: successors(p, rules), position, depth)
 
 
+
+def perft_divide(position: GWPosition, rules: GWRules, depth: int) -> dict[str, int]:
+    """perft split by first move (for the per-move breakdown of a failing perft test)."""
+    return reference_search.perft_divide(
+        lambda p: ((str(m), apply_move(p, rules, m)) for m in legal_moves(p, rules)),
+        lambda p: successors(p, rules), position, depth)
+
 def solve_exhaustive(position: GWPosition, rules: GWRules, max_states: int = 1_000_000) -> bool | None:
     """Depth-first search over every legal move, no pruning, no pile symmetry
     (reference_search.solve_exhaustive; ``position.key()``: exact tableau order).  True,

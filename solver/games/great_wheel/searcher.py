@@ -27,6 +27,10 @@ def Geometry(window: int = WINDOW, block: int = BLOCK, max_depth: int = MAX_DEPT
     return RingGeometry(window, block, max_depth, move_cap)
 
 
+# Peak memory of one default workspace (the batch's memory sizing): see RingGeometry.
+WORKSPACE_MB = Geometry().megabytes(K.SLEN)
+
+
 def warm_up() -> None:
     """Compile (or load from the cache) this game's kernel once (kernel_search.warm_once)."""
     from .deals import endgame_deal

@@ -93,7 +93,7 @@ class WindmillPosition:
     ranks: int = 13
     after_transfer: bool = False
 
-    preset = None  # not the welford position (game.py dispatches on this)
+    preset = None  # a pysolfc or strict position (the welford preset has its own position class)
 
     @property
     def ncells(self) -> int:

@@ -197,6 +197,13 @@ def perft(position: WindmillPosition, rules: WindmillRules, depth: int) -> int:
     return reference_search.perft(lambda p: successors(p, rules), position, depth)
 
 
+
+def perft_divide(position: WindmillPosition, rules: WindmillRules, depth: int) -> dict[str, int]:
+    """perft split by first move (for the per-move breakdown of a failing perft test)."""
+    return reference_search.perft_divide(
+        lambda p: ((str(m), apply_move(p, rules, m)) for m in legal_moves(p, rules)),
+        lambda p: successors(p, rules), position, depth)
+
 def solve_exhaustive(position: WindmillPosition, rules: WindmillRules, max_states: int = 1_000_000) -> bool | None:
     """Search every legal move (no pruning, no symmetry): True/False, None past max_states."""
     return reference_search.solve_exhaustive(lambda p: successors(p, rules), position, max_states)

@@ -72,10 +72,18 @@ class WelfordGame(GameAdapter):
         return welford_deal(seed, numbering)
 
 
-    @staticmethod
-    def searcher(position: WelfordPosition, rules: Any, tt_mb: float, slot: str = "main"):
-        from .searcher import WelfordSearch  # loads numba and the kernel: only when searching
-        return WelfordSearch(position, tt_mb, slot=slot)
+    search = "solver.games.windmill.welford.searcher:WelfordSearch"
+
+    @classmethod
+    def adapter(cls, rules: Any) -> type[GameAdapter]:
+        from ..game import Windmill  # the registry's Windmill decides for every preset
+
+        return Windmill.adapter(rules)
+
+    @classmethod
+    def searcher(cls, position: WelfordPosition, rules: Any, tt_mb: float, slot: str = "main"):
+        """Welford's search takes no rules (one rule set)."""
+        return cls.search_class()(position, tt_mb, slot=slot)
 
     @staticmethod
     def twin(position: WelfordPosition, rules: Any, tt_mb: float):

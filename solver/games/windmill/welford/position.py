@@ -69,7 +69,7 @@ class WelfordPosition:
     ranks: int = 13
     refilling: bool = False
 
-    preset = "welford"  # the Windmill adapter dispatches deal_to_json/render on this
+    preset = "welford"  # which Windmill rules this position is played under
 
     @property
     def nsails(self) -> int:

@@ -293,6 +293,12 @@ def perft(position: WelfordPosition, depth: int) -> int:
     return reference_search.perft(successors, position, depth)
 
 
+
+def perft_divide(position: WelfordPosition, depth: int) -> dict[str, int]:
+    """perft split by first action (for the per-move breakdown of a failing perft test)."""
+    return reference_search.perft_divide(
+        lambda p: ((" + ".join(map(str, a)), apply_action(p, a)) for a in actions(p)), successors, position, depth)
+
 def solve_exhaustive(position: WelfordPosition) -> list[Move] | None:
     """A winning line, or None if none exists: plain DFS over exact positions (``key()``,
     no symmetry, no pruning).  For reduced decks only."""
