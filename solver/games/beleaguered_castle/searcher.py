@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
-from ...kernel_search import KernelSearch, RingGeometry, ring_workspace, perft as kernel_perft, row_keys, successor_rows, warm_once
+from ...kernel_search import (KernelSearch, RingGeometry, perft as kernel_perft, ring_workspace, row_keys,
+                              successor_rows, warm_once)
 from ...search import Restarts, luby
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
@@ -21,10 +24,8 @@ MAX_DEPTH = 64_000_000
 MOVE_CAP = 1 << 29
 
 
-def Geometry(window: int = WINDOW, block: int = BLOCK, max_depth: int = MAX_DEPTH,
-             move_cap: int = MOVE_CAP) -> RingGeometry:
-    """The DFS stack's shape (kernel_search.RingGeometry), this game's defaults."""
-    return RingGeometry(window, block, max_depth, move_cap)
+# The DFS stack's shape (kernel_search.RingGeometry), this game's defaults; tests pass others.
+Geometry = partial(RingGeometry, window=WINDOW, block=BLOCK, max_depth=MAX_DEPTH, move_cap=MOVE_CAP)
 
 
 # Peak memory of one default workspace (the batch's memory sizing): see RingGeometry.

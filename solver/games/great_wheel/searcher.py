@@ -6,8 +6,8 @@ from functools import partial
 
 import numpy as np
 
-from ...kernel_search import KernelSearch, RingGeometry, ring_workspace, perft as kernel_perft, row_keys, successor_rows as kernel_rows, \
-    warm_once
+from ...kernel_search import (KernelSearch, RingGeometry, perft as kernel_perft, ring_workspace, row_keys,
+                              successor_rows as kernel_rows, warm_once)
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array, talon_of
 from .position import GWPosition, GWRules
@@ -21,10 +21,8 @@ MAX_DEPTH = 16_000_000
 MOVE_CAP = 1 << 28
 
 
-def Geometry(window: int = WINDOW, block: int = BLOCK, max_depth: int = MAX_DEPTH,
-             move_cap: int = MOVE_CAP) -> RingGeometry:
-    """The DFS stack's shape (kernel_search.RingGeometry), this game's defaults."""
-    return RingGeometry(window, block, max_depth, move_cap)
+# The DFS stack's shape (kernel_search.RingGeometry), this game's defaults; tests pass others.
+Geometry = partial(RingGeometry, window=WINDOW, block=BLOCK, max_depth=MAX_DEPTH, move_cap=MOVE_CAP)
 
 
 # Peak memory of one default workspace (the batch's memory sizing): see RingGeometry.
@@ -50,7 +48,8 @@ class GWSearch(KernelSearch):
             warm_up()
         self.to_moves = partial(log_to_moves, root=position)
         self.setup(encode(position), (talon_of(position),), rules_array(position, rules, prune),
-                   f"great-wheel-{slot}-{'-'.join(map(str, geometry))}", lambda: ring_workspace(K, geometry), tt_mb, slot)
+                   f"great-wheel-{slot}-{'-'.join(map(str, geometry))}", lambda: ring_workspace(K, geometry),
+                   tt_mb, slot)
 
 
 def _kernel_args(position: GWPosition, rules: GWRules, prune: bool):

@@ -29,7 +29,8 @@ def warm_up() -> None:
     """Compile (or load from the cache) this game's kernel once (kernel_search.warm_once)."""
     from .deals import klondike_deal
 
-    warm_once(K, "Klondike", lambda: KlondikeSearch(klondike_deal(1, "pysolfc", 3), KlondikeRules(draw=3), 1, warm=False, slot="warm"))
+    warm_once(K, "Klondike", lambda: KlondikeSearch(klondike_deal(1, "pysolfc", 3), KlondikeRules(draw=3), 1,
+                                                    warm=False, slot="warm"))
 
 
 class KlondikeSearch(KernelSearch):

@@ -29,7 +29,8 @@ def warm_up() -> None:
     """Compile (or load from the cache) this game's kernel once (kernel_search.warm_once)."""
     from .deals import windmill_deal
 
-    warm_once(K, "Windmill", lambda: WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(), 2, warm=False, slot="warm", noise=1))
+    warm_once(K, "Windmill", lambda: WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(), 2,
+                                                    warm=False, slot="warm", noise=1))
 
 
 class WindmillSearch(KernelSearch):
