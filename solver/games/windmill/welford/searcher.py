@@ -29,7 +29,8 @@ def warm_up() -> None:
     """Compile (or load from the cache) this game's kernel once (kernel_search.warm_once)."""
     from .deals import welford_deal
 
-    warm_once(K, "Windmill (welford)", lambda: WelfordSearch(welford_deal(1, ranks=3, sails=2), 1, warm=False, slot="warm"))
+    warm_once(K, "Windmill (welford)",
+              lambda: WelfordSearch(welford_deal(1, ranks=3, sails=2), 1, warm=False, slot="warm"))
 
 
 class WelfordSearch(KernelSearch):
