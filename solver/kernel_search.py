@@ -9,7 +9,7 @@ convention, so that this module is the only Python code that calls a search:
     | K.search_run(ws, ctx, rules, tt, budget)   | status after ``budget`` nodes   |
     | K.expand_line(root, ctx, path, rules, log) | rows of ``log`` written (< 0: a move failed) |
     | K.successors(root, ctx, rules, out)        | children written to ``out``     |
-    | K.keys_of(rows, ctx, rules, out)           | (packed keys of rows into out)  |
+    | K.keys_of(rows, ctx, rules, out)           | (packed keys of rows into out; all but Klondike's kernel) |
 
 - ``ws``: the game's workspace arrays as one tuple, in the order its kernel unpacks
   them (``Workspace.arrays``); it holds at least ``moves``, ``lnext``, ``ctr`` (indices
