@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from .dealfile import DealFileError, read_json
 from .games import game_names, get_game
+from .games.variants import accepts, options_of
 from .lines import without_cycles
 from .result import WON, BestProgress, SolveResult, VerificationError
 from .search import DEFAULT_TT_MB, Limits, Status, StopFlag, drive
@@ -59,18 +60,9 @@ def deal_file_options(g: Any, path: str | Path) -> dict[str, Any]:
     if out.get("passes") == "unlimited":
         out["passes"] = None
     for key, value in out.items():
-        if not _RULE_TYPES.get(key, lambda v: False)(value):
+        if key not in options_of(g.name) or not accepts(key, value):
             raise DealFileError(f"{path}: \"rules\": {json.dumps({key: value})} is not a {g.name} rule option")
     return out
-
-
-# what a deal file's "rules" may hold, by option (a number is never a bool here)
-_RULE_TYPES = {
-    "rules": lambda v: isinstance(v, str),
-    "draw": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "passes": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
-    "worry_back": lambda v: isinstance(v, bool),
-}
 
 
 def _looks_like(path: str | Path, g: Any, rules: Any, message: str) -> str | None:

@@ -17,7 +17,7 @@ import click
 
 from . import api
 from .games import game_names, get_game
-from .games.variants import VARIANTS, flag, option_help
+from .games.variants import VARIANTS, flag, option_help, options_of
 from .lines import steps
 from .moves import Move
 from .result import VerificationError, describe_rules
@@ -49,18 +49,13 @@ def _passes(text: str | None) -> int | None:
     return passes
 
 
-
-
 def _applicable(game: str, options: dict) -> None:
     """Refuse, naming the flag, a rule option that the game does not have."""
-    import inspect
-
     try:
         g = get_game(game)
     except ValueError as err:
         raise PatienceError(str(err)) from None
-    params = inspect.signature(g.make_rules).parameters.values()
-    known = [p.name for p in params if p.kind is not p.VAR_KEYWORD]
+    known = options_of(g.name)
     for key in options:
         if key not in known:
             has = ", ".join(flag(k) for k in known) or "no rule options"

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Protocol
 
+from .games.protocol import Search
 from .moves import Move
 from .result import INTERRUPTED, LOST, MEMORY_LIMIT, NODE_LIMIT, TIME_LIMIT, UNKNOWN, WON
 
@@ -33,19 +34,6 @@ class Limits:
             raise ValueError("--timeout must be a positive number of seconds")
         if not 0 < self.tt_mb < float("inf"):
             raise ValueError("--tt-mb must be a positive number of megabytes")
-
-
-class Kernel(Protocol):
-    """What a game's search adapter offers the driver."""
-
-    def start(self) -> str | None: ...  # verdict if decided at the root, else None
-    def run(self, budget: int) -> str | None: ...  # WON / LOST / MEMORY_LIMIT or None (paused)
-    def grow(self) -> bool: ...  # after MEMORY_LIMIT: enlarge the table if allowed
-    @property
-    def nodes(self) -> int: ...
-    def line(self) -> list[Move]: ...
-    def progress(self) -> "Progress | None": ...  # the best position so far and its line
-    join_after: int  # as a second search: main-search nodes before it joins (RELAX_AFTER)
 
 
 class LazyLine:
@@ -148,7 +136,7 @@ class Restarts:
                     raise ValueError("every restart budget must be at least 2 nodes")
                 self.done_nodes += self.current.nodes
                 # the next phase reuses the workspace: keep this one's best if it is better
-                self.kept = better(self.kept, _progress(self.current))
+                self.kept = better(self.kept, self.current.progress())
                 self.phase += 1
                 self.current = self.make_phase(self.phase)
                 if self.current.start() == WON:  # cannot happen (the root was not won); kept exact
@@ -172,7 +160,7 @@ class Restarts:
     def progress(self) -> Progress | None:
         """The best progress over all phases so far (each phase's with its own line;
         the earliest phase on a tie)."""
-        return better(self.kept, _progress(self.current))
+        return better(self.kept, self.current.progress())
 
     def best_cards(self) -> int:
         p = self.progress()
@@ -181,11 +169,6 @@ class Restarts:
     def best_line(self) -> list[Move]:
         p = self.progress()
         return [] if p is None else p.line()
-
-
-def _progress(search: Any) -> Progress | None:
-    """A search's best progress (None if it keeps none)."""
-    return search.progress()
 
 
 @dataclass
@@ -225,7 +208,7 @@ class _Slicer:
     cheap for easy deals, and fixed in nodes (not time) so node counts stay
     deterministic (the bench signature depends on it)."""
 
-    def __init__(self, kernel: Kernel):
+    def __init__(self, kernel: Search):
         self.kernel = kernel
         self.budget = MIN_SLICE
 
@@ -247,8 +230,8 @@ class _Slicer:
         return verdict
 
 
-def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
-          relaxed: Kernel | None = None, twin: Kernel | None = None,
+def drive(kernel: Search, limits: Limits, stop: StopFlag | None = None,
+          relaxed: Search | None = None, twin: Search | None = None,
           progress: Callable[[Status], None] | None = None) -> Outcome:
     """Run ``kernel`` to a verdict under ``limits``.
 
@@ -347,9 +330,9 @@ def drive(kernel: Kernel, limits: Limits, stop: StopFlag | None = None,
     # Best progress: the main search's and the twin's (same rules), never the relaxed
     # search's (looser rules); a win's is the winner's (every card home).
     if verdict == WON:
-        best = _progress(winner)
+        best = winner.progress()
     else:
-        best = _progress(kernel)
+        best = kernel.progress()
         if twin is not None and helper_started:
-            best = better(best, _progress(twin))
+            best = better(best, twin.progress())
     return Outcome(verdict, reason, total(), time.perf_counter() - t0, line, proof, best)

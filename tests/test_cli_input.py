@@ -289,6 +289,15 @@ def test_a_deal_files_rules_are_checked(tmp_path, rules):
     assert '"rules"' in line and "is not a klondike rule option" in line
 
 
+def test_a_deal_files_rules_name_only_options_of_its_game(tmp_path):
+    obj = _deal_json("windmill", "5")
+    obj["rules"] = {"draw": 3}
+    f = tmp_path / "w.json"
+    f.write_text(json.dumps(obj))
+    line = one_line_error(patience_here("solve", "windmill", "--deal", str(f), *TT))
+    assert '"draw": 3' in line and "is not a windmill rule option" in line
+
+
 def test_a_hint_on_a_won_position_says_so(tmp_path):
     f = tmp_path / "s.json"
     f.write_text(json.dumps(solver_json("klondike", "5")))

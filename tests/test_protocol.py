@@ -4,6 +4,7 @@ game and rules, a won line replays, bad input is one line (issue 13, first step)
 
 from __future__ import annotations
 
+import inspect
 import json
 
 import pytest
@@ -97,12 +98,14 @@ def test_the_variant_table_and_the_adapters_agree():
     """Presets, their order and their options come from one table (games/variants.py);
     every option's flag is the one the command line takes."""
     from solver.cli import solve as solve_command
-    from solver.games.variants import ADAPTERS, OPTIONS, VARIANTS, option_help, presets_of
+    from solver.games.variants import ADAPTERS, OPTIONS, VARIANTS, option_help, options_of, presets_of
 
     assert sorted({v.game for v in VARIANTS}) == sorted(ADAPTERS) == game_names()
     for name in game_names():
         g = get_game(name)
         assert g.presets == presets_of(name)
+        params = inspect.signature(g.make_rules).parameters.values()
+        assert sorted(p.name for p in params if p.kind is not p.VAR_KEYWORD) == sorted(options_of(name))
         for v in (v for v in VARIANTS if v.game == name and v.preset):
             assert g.make_rules(rules=v.preset) == g.make_rules(rules=v.preset, **v.options)
     params = {o: p for p in solve_command.params for o in p.opts}

@@ -43,13 +43,13 @@ class Search(Protocol):
     stored_states: int
     join_after: int  # as a second search: main-search nodes before it joins
 
-    def start(self) -> str | None: ...
+    def start(self) -> str | None: ...  # the verdict if decided at the root, else None
 
-    def run(self, budget: int) -> str | None: ...
+    def run(self, budget: int) -> str | None: ...  # WON / LOST / MEMORY_LIMIT, or None (paused)
 
-    def grow(self) -> bool: ...
+    def grow(self) -> bool: ...  # after MEMORY_LIMIT: enlarge the table if allowed
 
-    def line(self) -> list[Move]: ...
+    def line(self) -> list[Move]: ...  # the moves to the current node (the win, once won)
 
     def best_cards(self) -> int: ...
 

@@ -15,8 +15,9 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Option:
-    """A rule option: the ``make_rules`` keyword, its command-line flag, type, default and
-    help text, and the games that have it."""
+    """A rule option: the ``make_rules`` keyword, its command-line flag, type, default
+    (None: the option may be null, e.g. unlimited passes or the default preset) and help
+    text, and the games that have it."""
 
     name: str
     flag: str
@@ -49,15 +50,6 @@ ADAPTERS = {
     "great-wheel": "solver.games.great_wheel.game:GreatWheel",
 }
 
-OPTIONS = (
-    Option("draw", "--draw", int, 1, "cards turned per draw (default 1)", ("klondike",), "K"),
-    Option("passes", "--passes", int, None, "passes through the stock (default unlimited)", ("klondike",),
-           "N|unlimited"),
-    Option("worry_back", "--no-worry-back", bool, True, "foundation cards never return to the tableau",
-           ("klondike",)),
-    Option("rules", "--rules", str, None, "rule preset", ("klondike", "windmill", "great-wheel"), "NAME"),
-)
-
 VARIANTS = (
     Variant("klondike", "standard", "draw 1, unlimited passes", 2),
     Variant("klondike", "by-threes", "draw 3, unlimited passes", 18, {"draw": 3}),
@@ -72,6 +64,17 @@ VARIANTS = (
 )
 
 
+OPTIONS = (
+    Option("draw", "--draw", int, 1, "cards turned per draw (default 1)", ("klondike",), "K"),
+    Option("passes", "--passes", int, None, "passes through the stock (default unlimited)", ("klondike",),
+           "N|unlimited"),
+    Option("worry_back", "--no-worry-back", bool, True, "foundation cards never return to the tableau",
+           ("klondike",)),
+    # the games with presets have --rules
+    Option("rules", "--rules", str, None, "rule preset", tuple(dict.fromkeys(v.game for v in VARIANTS if v.preset)),
+           "NAME"),
+)
+
 def presets_of(game: str) -> tuple[str, ...]:
     """A game's presets, the default first (() for a game without presets)."""
     return tuple(v.preset for v in VARIANTS if v.game == game and v.preset is not None)
@@ -80,6 +83,19 @@ def presets_of(game: str) -> tuple[str, ...]:
 def preset_options(game: str) -> dict[str, dict]:
     """The options each preset of a game sets."""
     return {v.preset: dict(v.options) for v in VARIANTS if v.game == game and v.preset is not None}
+
+
+def options_of(game: str) -> tuple[str, ...]:
+    """The rule options a game has (``make_rules`` keywords), in table order."""
+    return tuple(o.name for o in OPTIONS if game in o.games)
+
+
+def accepts(name: str, value: Any) -> bool:
+    """Whether ``value`` is a value of option ``name``'s type (a bool is never a number)."""
+    o = next(o for o in OPTIONS if o.name == name)
+    if value is None:
+        return o.default is None
+    return isinstance(value, o.type) and (o.type is bool or not isinstance(value, bool))
 
 
 def flag(name: str) -> str:

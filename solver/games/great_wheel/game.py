@@ -18,7 +18,6 @@ class GreatWheel(GameAdapter):
     numberings = NUMBERINGS
     workspace_mb = computed(lambda: _searcher().WORKSPACE_MB)  # its deep DFS stack, at worst (batch sizing)
     twin = None  # one search: its exhaustion is how losses are proven
-    relaxation = None
     piles_doc = ("stock, waste, aces (the Ace foundation), E1..E8 (Evens), O1..O8 (Odds), T1..T8 "
                  "(PySolFC's rows, left to right); an Evens/Odds card goes to the lowest-numbered pile "
                  "that takes it; refills of empty piles and turning a card onto an empty waste are "

@@ -10,13 +10,13 @@ from __future__ import annotations
 from ..base import GameAdapter
 from . import board, dealfile, reference
 from .deals import NUMBERINGS, windmill_deal
-from .position import PRESETS, WindmillPosition, WindmillRules, make_rules
+from .position import ALIASES, PRESETS, WindmillPosition, WindmillRules, make_rules
 from .welford.game import WelfordGame
 
 
 class Windmill(GameAdapter):
     name = "windmill"
-    aliases = ("propeller",)
+    aliases = ALIASES
     presets = PRESETS  # rule presets, the default first (--rules NAME)
     numberings = NUMBERINGS
     piles_doc = ("stock, waste, centre (Ace pile), K1..K4 (king piles: top left, top right, bottom left, "

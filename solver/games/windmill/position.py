@@ -48,6 +48,7 @@ from ..variants import presets_of
 from ...cards import Card
 
 PRESETS = presets_of("windmill")  # the default first (variants.VARIANTS)
+ALIASES = ("propeller",)  # the game's other names (both adapters, game.py and welford/game.py)
 CELLS = 8
 KING_PILES = 4
 
@@ -180,11 +181,11 @@ def _rank(r: int) -> str:
     return "A23456789TJQK"[r - 1]
 
 
-def make_rules(rules: str = "pysolfc", **extra: Any) -> WindmillRules:
-    """Windmill's rules: a preset name (PRESETS), no other options."""
+def make_rules(rules: str | None = None, **extra: Any) -> WindmillRules:
+    """Windmill's rules: a preset name (PRESETS; None: the default), no other options."""
     if extra:
         raise ValueError(f"Windmill has no option {', '.join(sorted(extra))} (use --rules {'|'.join(PRESETS)})")
-    rules = str(rules).strip().lower()
+    rules = PRESETS[0] if rules is None else str(rules).strip().lower()
     if rules not in PRESETS:
         raise ValueError(f"unknown Windmill rules {rules!r}; choose from {', '.join(PRESETS)}")
     return WindmillRules(rules)

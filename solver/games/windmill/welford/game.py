@@ -52,12 +52,12 @@ from ...base import GameAdapter
 from . import board, dealfile, reference
 from .deals import NUMBERINGS, welford_deal
 from .position import WelfordPosition
-from ..position import PRESETS, make_rules
+from ..position import ALIASES, PRESETS, make_rules
 
 
 class WelfordGame(GameAdapter):
     name = "windmill"
-    aliases = ("propeller",)
+    aliases = ALIASES
     presets = PRESETS
     make_rules = staticmethod(make_rules)  # Windmill's, which names this preset
     numberings = NUMBERINGS
