@@ -4,7 +4,9 @@ one-deal solve spends it.  Run by hand (never a timed test):
     python benchmarks/bench_startup.py --runs 10 --out results/cli-startup.md
 
 Part 1 runs each command ``--runs`` times in fresh processes (after one untimed run that
-warms numba's cache) and reports the median wall time.  Part 2 times the stages of one
+warms numba's cache) and reports the median wall time: first solving in the command's
+own process (``PATIENCE_SERVER=off``), then handing the deal to a resident solver
+(``patience server start`` on a temporary socket, stopped at the end).  Part 2 times the stages of one
 warm solve inside one fresh process: Python with the CLI module, the numba import,
 loading the kernel from numba's cache (cProfile shows how much of that is numba's target
 context set-up, ``BaseContext.refresh``, paid once per process), and the solve itself.
@@ -18,6 +20,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import date
 from pathlib import Path
@@ -46,14 +49,31 @@ print(f"{t1 - t0:.4f} {t2 - t1:.4f} {t3 - t2:.4f} {refresh:.4f} {t4 - t3:.4f} {r
 """
 
 
-def wall(cmd: list[str], runs: int) -> float:
-    subprocess.run(cmd, cwd=ROOT, capture_output=True)  # warm numba's cache
+def wall(cmd: list[str], runs: int, server: str = "off") -> float:
+    env = {**os.environ, "PATIENCE_SERVER": server}
+    subprocess.run(cmd, cwd=ROOT, capture_output=True, env=env)  # warm numba's cache
     times = []
     for _ in range(runs):
         t = time.perf_counter()
-        subprocess.run(cmd, cwd=ROOT, capture_output=True)
+        subprocess.run(cmd, cwd=ROOT, capture_output=True, env=env, check=True)
         times.append(time.perf_counter() - t)
     return statistics.median(times)
+
+
+SOLVES = (["solve", "klondike", "1"], ["solve", "klondike", "1", "--draw", "3"], ["solve", "bc", "1"],
+          ["solve", "windmill", "1"], ["solve", "great-wheel", "2"])
+
+
+def with_server(runs: int) -> list[tuple[str, float, float]]:
+    """(command, median wall in its own process, median wall through a resident solver)."""
+    sock = str(Path(tempfile.mkdtemp()) / "bench.sock")
+    env = {**os.environ, "PATIENCE_SERVER": sock}
+    subprocess.run(PATIENCE + ["server", "start"], cwd=ROOT, env=env, check=True, capture_output=True)
+    try:
+        return [(" ".join(["patience", *c]), wall(PATIENCE + c, runs), wall(PATIENCE + c, runs, sock))
+                for c in SOLVES]
+    finally:
+        subprocess.run(PATIENCE + ["server", "stop"], cwd=ROOT, env=env, capture_output=True)
 
 
 def main() -> None:
@@ -62,11 +82,12 @@ def main() -> None:
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     rows = [(" ".join(["patience", *c]), wall(PATIENCE + c, args.runs))
-            for c in (["--help"], ["solve", "--bogus"], ["solve", "klondike", "1"])]
+            for c in (["--help"], ["solve", "--bogus"])]
+    served = with_server(args.runs)
     stages = []
     for _ in range(args.runs):
         out = subprocess.run([sys.executable, "-c", STAGES], cwd=ROOT, capture_output=True, text=True).stdout.split()
-        stages.append([float(x) for x in out[:5]])
+        stages.append([float(x) for x in out[:5]])  # (always in process: no server is consulted)
     med = [statistics.median(s[i] for s in stages) for i in range(5)]
     lines = [
         "# Start-up of the command (issue 12)", "",
@@ -75,6 +96,8 @@ def main() -> None:
         f"date {date.today().isoformat()}. Medians of {args.runs} fresh processes, numba's cache warm.", "",
         "| command | median wall |", "|---|---|",
         *[f"| `{name}` | {t:.3f} s |" for name, t in rows], "",
+        "| one deal | in its own process | through the resident solver |", "|---|---|---|",
+        *[f"| `{name}` | {a:.3f} s | {b:.3f} s |" for name, a, b in served], "",
         "Stages of one warm `solve klondike 1` inside one process:", "",
         "| stage | median |", "|---|---|",
         f"| Python, the CLI module (no numba) | {med[0]:.3f} s |",

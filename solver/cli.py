@@ -15,12 +15,12 @@ import threading
 
 import click
 
-from . import api
+from . import api, server
 from .games import game_names, get_game
 from .games.variants import VARIANTS, flag, option_help, options_of
 from .lines import steps
 from .moves import Move
-from .result import VerificationError, describe_rules
+from .result import SolveResult, VerificationError, describe_rules
 from .search import DEFAULT_TT_MB
 
 
@@ -155,9 +155,21 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
     live = LiveLine(g.total_cards(position)) if sys.stderr.isatty() else None
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())  # Ctrl-C ends the search, not the report
+    request = {"game": game, "seed": _seed(seed), "numbering": numbering, "options": options,
+               "deal": g.deal_to_json(position) if deal_file is not None else None,
+               "max_nodes": max_nodes, "timeout": timeout, "tt_mb": tt_mb}
     try:
-        result = api.solve(game, _seed(seed), numbering=numbering, deal=position if deal_file is not None else None,
-                           max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, stop=stop, progress=live, **options)
+        remote = server.solve_remote(request, progress=live, stop=stop)  # None: no resident solver free
+        if remote is not None:
+            result = SolveResult.from_json(remote)
+        else:
+            result = api.solve(game, _seed(seed), numbering=numbering, deal=position if deal_file is not None else None,
+                               max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, stop=stop, progress=live, **options)
+    except server.ServerError as err:
+        if err.kind == "verification":
+            click.echo(str(err), err=True)
+            sys.exit(3)
+        raise PatienceError(str(err)) from None
     except VerificationError as err:
         click.echo(str(err), err=True)
         sys.exit(3)
@@ -430,7 +442,7 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
                    f"joins (start one with: dask worker {scheduler})", err=True)
     if timeout is None and max_nodes is None and b.todo:
         click.echo("patience: warning: neither --timeout nor --max-nodes is set, so one hard deal can hold this "
-                   "batch for hours (try --timeout 60)", err=True)
+                   "batch indefinitely (a full table evicts, it does not stop the search; try --timeout 60)", err=True)
     bar = tqdm(total=len(b.seeds), initial=len(b.seeds) - b.todo, unit="deal",
                disable=None if progress is None else not progress, dynamic_ncols=True, smoothing=0.05,
                bar_format=BAR_FORMAT)
@@ -562,6 +574,50 @@ def bench(max_nodes):
         click.echo(f"{row.label:50s} {row.verdict:8s} {row.nodes:>10d} nodes {row.seconds:7.3f} s")
     seconds = sum(r.seconds for r in rows)
     click.echo(f"total nodes {total}  signature {digest}  time {seconds:.2f} s  ({total / seconds:,.0f} nodes/s)")
+
+
+@main.group(name="server")
+def server_group() -> None:
+    """A resident solver: keeps the search kernels loaded, so that each solve starts at once.
+
+    While it runs, 'patience solve' hands its deal to it instead of loading numba and a
+    kernel itself (about half a second); verdicts, lines and output are the same.  The
+    socket is $PATIENCE_SERVER (off: never use one) or a private default path."""
+
+
+@server_group.command(name="start")
+def server_start() -> None:
+    """Start the resident solver in the background (loads every kernel first)."""
+    try:
+        st = server.start(waiting=lambda: click.echo("patience: loading the search kernels ...", err=True))
+    except server.ServerError as err:
+        raise PatienceError(str(err)) from None
+    click.echo(f"resident solver running: pid {st['pid']}, socket {server.socket_path()}")
+
+
+@server_group.command(name="stop")
+def server_stop() -> None:
+    """Stop the resident solver (after the solve it is running, if any)."""
+    click.echo("stopped" if server.stop() else "no resident solver was running")
+
+
+@server_group.command(name="restart")
+def server_restart() -> None:
+    """Stop the resident solver and start it again (after an update of the code)."""
+    server.stop()
+    server_start.callback()
+
+
+@server_group.command(name="status")
+def server_status() -> None:
+    """Say whether the resident solver runs, and on which code."""
+    st = server.status()
+    if st is None:
+        click.echo(f"no resident solver on {server.socket_path()}")
+        sys.exit(1)
+    same = "this code" if st["digest"] == server.source_digest() else "other code: restart it"
+    click.echo(f"resident solver: pid {st['pid']}, {same}, {'ready' if st['ready'] else 'loading kernels'}, "
+               f"{'busy' if st['busy'] else 'idle'}, {st['solves']} solves in {st['uptime']:.0f} s")
 
 
 @main.command(name="games")

@@ -10,22 +10,13 @@ from numba directly, so that this runs before any jitted module is compiled.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from pathlib import Path
 
 import numba
 
-_PACKAGE = Path(__file__).resolve().parent
-
-
-def _source_digest() -> str:
-    h = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
-        h.update(str(path.relative_to(_PACKAGE)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+from .digest import source_digest
 
 
 def cache_dir() -> Path:
@@ -34,7 +25,7 @@ def cache_dir() -> Path:
         base = Path(root)
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "patience-solver"
-    return base / f"numba-{numba.__version__}-{_source_digest()}"
+    return base / f"numba-{numba.__version__}-{source_digest()}"
 
 
 if not os.environ.get("NUMBA_CACHE_DIR"):

@@ -88,5 +88,18 @@ class SolveResult:
             "proof": self.proof,
             "best_progress": None if self.best_progress is None else self.best_progress.to_json(),
             "moves_found": self.moves_found,
+            "counters": dict(self.counters),
             "moves": [m.to_json() for m in self.moves],
         }
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> "SolveResult":
+        """The result ``to_json`` wrote, plus ``stored_states`` when present (the resident
+        solver sends it; ``line_to_best`` is not carried)."""
+        best = obj.get("best_progress")
+        return cls(game=obj["game"], rules=obj["rules"], numbering=obj["numbering"], seed=obj["seed"],
+                   verdict=obj["verdict"], reason=obj["reason"], nodes=obj["nodes"], seconds=obj["seconds"],
+                   moves=[Move.from_json(m) for m in obj["moves"]], verified=obj["verified"],
+                   moves_found=obj["moves_found"], stored_states=obj.get("stored_states", 0), proof=obj["proof"],
+                   counters=dict(obj.get("counters", {})),
+                   best_progress=None if best is None else BestProgress(best["cards"], best["of"]))

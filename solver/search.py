@@ -107,6 +107,7 @@ class Restarts:
         self.budget = budget
         self.phase = 0
         self.done_nodes = 0  # nodes of the abandoned phases
+        self.done_dropped = 0  # states their tables did not keep (each phase clears its table)
         self.kept: Progress | None = None  # the best progress of the abandoned phases
         self.current = make_phase(0)
 
@@ -135,6 +136,7 @@ class Restarts:
                 if self.budget(self.phase + 1) < 2:
                     raise ValueError("every restart budget must be at least 2 nodes")
                 self.done_nodes += self.current.nodes
+                self.done_dropped += self.current.counters().get("tt_dropped", 0)
                 # the next phase reuses the workspace: keep this one's best if it is better
                 self.kept = better(self.kept, self.current.progress())
                 self.phase += 1
@@ -155,7 +157,12 @@ class Restarts:
         return self.current.line()
 
     def counters(self) -> dict[str, int]:
-        return self.current.counters()  # every phase runs in the same workspace
+        """The phases' totals: the workspace's counters are shared by every phase (they
+        run in one workspace); tables are cleared per phase, so their drops are summed."""
+        out = dict(self.current.counters())
+        if "tt_dropped" in out:
+            out["tt_dropped"] += self.done_dropped
+        return out
 
     def progress(self) -> Progress | None:
         """The best progress over all phases so far (each phase's with its own line;

@@ -20,14 +20,39 @@ Counters live in a small int64 array so kernels can update them without Python:
     | ctr index  | meaning                                               |
     |------------|-------------------------------------------------------|
     | COUNT      | entries stored this search                            |
-    | MAX_COUNT  | stored entries allowed (load factor cap): beyond it   |
-    |            | the search ends with "unknown: memory-limit"          |
+    | MAX_COUNT  | stored entries allowed (load factor cap)              |
     | TOUCHED    | slots recorded in ``touched`` (may exceed its length) |
+    | EVICT      | 1: at the cap, make room by eviction (below); 0: at   |
+    |            | the cap, refuse (the search grows the table or ends   |
+    |            | with "unknown: memory-limit")                         |
+    | DROPPED    | entries evicted because of the cap                    |
 
 Growth: a table starts small and doubles (rehashing) whenever it reaches its load
 cap, up to the user's ``--tt-mb``; only a full table of that size ends a search with
 "memory-limit".  Small searches thus touch little memory (first touches of fresh pages
 cost about as much as the search itself on this machine), big ones get all of it.
+
+Eviction, once the table has its final size and is at its cap: the first entry at or
+after the new state's home slot is forgotten, removed by backward-shift deletion (the
+entries after it in its run move back where their probes still find them), and the new
+state is stored.  So the load never rises above the cap (probing stays short and always
+ends), every other stored key is still found, and every entered state is stored (a state
+left out would be re-entered around every cycle of moves through it).  Why no verdict
+changes (proof):
+- the DFS skips a state only when the table holds it, and a state enters the table only
+  when the search enters it, so a skipped state was entered before; forgetting entries
+  only makes the table hold fewer states, never a state that was not entered;
+- "lost" = the DFS finished: every entered state had all its children generated, each
+  either entered or skipped (hence entered earlier).  Along a shortest line from the
+  root to a won state every state is therefore entered, and entering the won state
+  ends the search with "won".  So "lost" means no won state is reachable, with any
+  subset of entries forgotten.  A won line is replayed by the reference engine anyway.
+- a forgotten state is searched again if met again (the cost of eviction), even one
+  on the current path: the states after it on the path are still held or are forgotten
+  too, and each re-entry stores the state again, so a loop of re-entries needs a new
+  eviction at every turn and is bounded by the DFS stack ("unknown: memory-limit" when
+  the stack fills) and by the search's limits.  Never a verdict.
+A search with eviction ends with "memory-limit" only when its DFS stack is full.
 
 Clearing: the slots written by a search are recorded in ``touched`` and zeroed again
 afterwards, so a table is reused across thousands of deals for O(entries) instead of a
@@ -42,7 +67,8 @@ import numpy as np
 
 from .jit import njit
 
-COUNT, MAX_COUNT, TOUCHED = 0, 1, 2
+COUNT, MAX_COUNT, TOUCHED, EVICT, DROPPED = 0, 1, 2, 3, 4
+CTR_LEN = 5
 MAX_LOAD = 0.8  # linear probing degrades fast beyond this
 
 
@@ -65,16 +91,54 @@ def key_hash(key):
 
 
 @njit
+def _delete(table, j):
+    """Remove the entry at slot ``j`` by backward shift: each later entry of the run that
+    may sit at the freed slot (its home is not cyclically after it) moves back into it,
+    so every remaining key is still found by linear probing, with no tombstones."""
+    last = table.shape[1] - 1
+    mask = np.int64(table.shape[0] - 1)
+    i = j
+    k = (j + 1) & mask
+    while table[k, last] != np.uint64(0):
+        h = np.int64(key_hash(table[k]) & np.uint64(mask))
+        if ((k - h) & mask) >= ((k - i) & mask):
+            for w in range(last + 1):
+                table[i, w] = table[k, w]
+            i = k
+        k = (k + 1) & mask
+    for w in range(last + 1):
+        table[i, w] = np.uint64(0)
+
+
+@njit
 def tt_insert(table, key, ctr, touched):
-    """Insert ``key``.  Returns 1 if new, 0 if already stored, -1 if the table is full."""
+    """Insert ``key``.  Returns 1 if new (stored; at the cap with eviction, after evicting
+    another entry), 0 if already stored, -1 if at the cap without eviction."""
     width = key.shape[0]
     last = width - 1
     mask = np.uint64(table.shape[0] - 1)
-    i = np.int64(key_hash(key) & mask)
+    home = np.int64(key_hash(key) & mask)
+    i = home
     while True:
         if table[i, last] == np.uint64(0):
             if ctr[COUNT] >= ctr[MAX_COUNT]:
-                return -1
+                if ctr[EVICT] == 0:
+                    return -1
+                ctr[DROPPED] += 1  # at the cap: evict, then store (module doc)
+                victim = home
+                while table[victim, last] == np.uint64(0):
+                    victim = (victim + 1) & np.int64(mask)
+                _delete(table, victim)
+                i = home
+                while table[i, last] != np.uint64(0):
+                    i = (i + 1) & np.int64(mask)
+                for w in range(width):
+                    table[i, w] = key[w]
+                t = ctr[TOUCHED]
+                if t < touched.shape[0]:
+                    touched[t] = i
+                ctr[TOUCHED] = t + 1
+                return 1
             for w in range(width):
                 table[i, w] = key[w]
             ctr[COUNT] += 1
@@ -105,6 +169,7 @@ def tt_clear(table, ctr, touched):
         table[:, :] = np.uint64(0)
     ctr[COUNT] = 0
     ctr[TOUCHED] = 0
+    ctr[DROPPED] = 0
 
 
 def _zeroed_table(slots: int, width: int) -> np.ndarray:
@@ -136,20 +201,23 @@ def tt_rehash(old, new, ctr, touched):
 
 
 INITIAL_MB = 24
+MIN_SLOTS = 64  # tests shrink tables this far to make eviction fire
 
 
 class TranspositionTable:
-    """A reusable table of ``2**k`` slots that grows up to ``megabytes``."""
+    """A reusable table of ``2**k`` slots that grows up to ``megabytes``, then evicts
+    (``evict=False``: then a full table ends the search with "memory-limit")."""
 
-    def __init__(self, megabytes: float, width: int):
+    def __init__(self, megabytes: float, width: int, evict: bool = True):
         if not 0 < megabytes < float("inf"):
             raise ValueError("--tt-mb must be a positive number of megabytes")
         self.width = width
         self.megabytes = megabytes
+        self.evict = evict
         self.max_slots = self._slots_within(megabytes)
-        if self.max_slots < 1024:
-            raise ValueError(f"--tt-mb {megabytes} is too small (needs at least {1024 * 8 * width / 2**20:.2f})")
-        self.ctr = np.zeros(3, dtype=np.int64)
+        if self.max_slots < MIN_SLOTS:
+            raise ValueError(f"--tt-mb {megabytes} is too small (needs at least {MIN_SLOTS * 8 * width / 2**20:.4f})")
+        self.ctr = np.zeros(CTR_LEN, dtype=np.int64)
         self._allocate(min(self.max_slots, self._slots_within(INITIAL_MB)))
 
     def _slots_within(self, megabytes: float) -> int:
@@ -163,6 +231,7 @@ class TranspositionTable:
         self.touched = np.empty(min(slots, 1 << 24), dtype=np.int64)
         # Grow early (probing stays short); fill the last size up to MAX_LOAD.
         self.ctr[MAX_COUNT] = int(slots * (MAX_LOAD if slots >= self.max_slots else 0.5))
+        self.ctr[EVICT] = int(self.evict and slots >= self.max_slots)
 
     def grow(self) -> bool:
         """Double the table (keeping its entries) if the size limit allows."""
@@ -188,6 +257,11 @@ class TranspositionTable:
     @property
     def count(self) -> int:
         return int(self.ctr[COUNT])
+
+    @property
+    def dropped(self) -> int:
+        """Entries this search evicted because the table was at its cap."""
+        return int(self.ctr[DROPPED])
 
     def clear(self) -> None:
         tt_clear(self.table, self.ctr, self.touched)

@@ -179,6 +179,9 @@ class Scripted:
         self.nodes += min(budget, self.work - self.nodes)
         return self.ending if self.nodes >= self.work else None
 
+    def counters(self) -> dict:
+        return {}
+
     def grow(self) -> bool:
         return False
 

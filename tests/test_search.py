@@ -29,6 +29,9 @@ class Scripted:
         self.nodes += step
         return self.ending if self.nodes >= self.work else None
 
+    def counters(self) -> dict:
+        return {}
+
     def grow(self) -> bool:
         return False
 

@@ -141,7 +141,7 @@ def test_solve_reports_the_counters_and_names_the_proof():
     import solver
 
     r = solver.solve("windmill", 2, max_nodes=50_000, tt_mb=64)
-    assert r.counters == {"endgame_tries": 0, "endgame_lost": 0, "endgame_states": 0}
+    assert r.counters == {"tt_dropped": 0, "endgame_tries": 0, "endgame_lost": 0, "endgame_states": 0}
     assert r.verdict == "unknown" and r.proof is None
 
 

@@ -46,6 +46,11 @@ class GameAdapter:
         return cls.dealfile.load_deal(path)
 
     @classmethod
+    def deal_from_json(cls, obj: Any, rules: Any) -> Any:
+        """The position a deal file's JSON object describes (``deal_to_json``'s inverse)."""
+        return cls.dealfile.position_from_json(obj)
+
+    @classmethod
     def deal_to_json(cls, position: Any) -> dict:
         return cls.dealfile.position_to_json(position)
 

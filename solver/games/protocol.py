@@ -55,6 +55,8 @@ class Search(Protocol):
 
     def progress(self) -> Any: ...  # search.Progress: the best position so far and its line
 
+    def counters(self) -> dict[str, int]: ...  # running totals: tt_dropped and the game's reductions
+
 
 @runtime_checkable
 class Game(Protocol):
@@ -91,6 +93,8 @@ class Game(Protocol):
     def load_deal(self, path: str | Path, rules: Any) -> Position: ...
 
     def deal_to_json(self, position: Any) -> dict: ...
+
+    def deal_from_json(self, obj: Any, rules: Any) -> Position: ...
 
     def render(self, position: Any) -> str: ...
 

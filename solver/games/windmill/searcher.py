@@ -54,7 +54,7 @@ class WindmillSearch(KernelSearch):
         """This thread's running totals of the endgame's loss test (endgame.py): tries,
         states proven lost (not entered), and E's own states."""
         c = self.ws.egc
-        return {"endgame_tries": int(c[endgame.E_CALLS]), "endgame_lost": int(c[endgame.E_LOST]),
+        return {**super().counters(), "endgame_tries": int(c[endgame.E_CALLS]), "endgame_lost": int(c[endgame.E_LOST]),
                 "endgame_states": int(c[endgame.E_NODES])}
 
 

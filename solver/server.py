@@ -1,0 +1,405 @@
+"""The resident solver: one process that keeps the search kernels loaded between commands.
+
+A fresh ``patience solve`` spends about half a second in numba before its first node
+(importing it, then loading the kernel from its cache: ``results/cli-startup.md``),
+for a search that usually takes milliseconds.  ``patience server start`` runs this
+module in the background; from then on ``patience solve`` sends its request over a
+UNIX socket and prints the answer exactly as if it had solved in its own process, and
+imports no numba.  When no server answers (none started, another version of the code,
+or busy with another solve) the command solves in its own process as before, so the
+server only ever saves time: it never changes a verdict, a line or an exit code.
+
+The socket: ``$PATIENCE_SERVER`` if set (``off``: never use a server), else
+``$XDG_RUNTIME_DIR/patience-solver.sock``, else ``~/.cache/patience-solver/server.sock``
+(its folder is made private to the user).
+
+Wire protocol: newline-delimited JSON objects on one connection per request.
+
+    | from   | object                                          | meaning                     |
+    |--------|-------------------------------------------------|-----------------------------|
+    | client | {"call": "solve", "digest", "game", "seed",     | solve as api.solve would    |
+    |        |  "numbering", "deal", "options", "max_nodes",   | ("deal": a deal file's JSON |
+    |        |  "timeout", "tt_mb"}                            | object, or null for a seed) |
+    | client | {"stop": true} (after "solve")                  | Ctrl-C: end the search      |
+    | server | {"progress": {"nodes", "stored", "seconds",     | after slices, at most 4/s   |
+    |        |  "best_cards"}}                                 |                             |
+    | server | {"result": SolveResult.to_json() + stored_states} | the answer           |
+    | server | {"error": KIND, "message": TEXT}                | KIND: usage, verification,  |
+    |        |                                                 | version, busy, internal     |
+    | client | {"call": "status"} / {"call": "shutdown"}       | -> {"status": {...}} / exit |
+
+The server solves one request at a time (the kernels' workspaces and tables are per
+thread and slot, see kernel_search.table_for); a request that arrives meanwhile gets
+"busy" and is solved by its own command.  Each solve runs in a new thread, so its
+tables are freed when it ends.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from .digest import source_digest
+
+ENV = "PATIENCE_SERVER"
+PROGRESS_EVERY = 0.25  # seconds between progress messages
+
+
+class ServerError(RuntimeError):
+    """The server answered with an error the command must report (usage, verification)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def socket_path() -> Path | None:
+    """Where the resident solver listens, or None when ``$PATIENCE_SERVER`` is ``off``."""
+    value = os.environ.get(ENV)
+    if value:
+        return None if value.lower() == "off" else Path(value)
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime):
+        return Path(runtime) / "patience-solver.sock"
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "patience-solver" / "server.sock"
+
+
+# ---------------------------------------------------------------- the client side
+
+
+def _connect(path: Path | None, timeout: float = 2.0) -> socket.socket | None:
+    if path is None or not path.exists():
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(str(path))
+    except OSError:  # a socket file left by a server that died
+        sock.close()
+        return None
+    return sock
+
+
+def _send(sock: socket.socket, obj: dict) -> None:
+    """One message; a closed peer raises OSError, never SIGPIPE (the CLI restores SIGPIPE's
+    default action for ``patience ... | head``, which would kill the process)."""
+    sock.sendall((json.dumps(obj) + "\n").encode(), getattr(socket, "MSG_NOSIGNAL", 0))
+
+
+class _Lines:
+    """Newline-delimited JSON objects from a socket (None at end of stream)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock, self.buf = sock, b""
+
+    def next(self) -> dict | None:
+        while b"\n" not in self.buf:
+            chunk = self.sock.recv(1 << 16)  # socket.timeout propagates to the caller
+            if not chunk:
+                return None
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+
+def call(obj: dict, path: Path | None = None, timeout: float = 2.0) -> dict | None:
+    """One request and its one answer (status, shutdown); None if no server answers."""
+    sock = _connect(path if path is not None else socket_path(), timeout)
+    if sock is None:
+        return None
+    try:
+        _send(sock, obj)
+        return _Lines(sock).next()
+    except (OSError, ValueError):
+        return None
+    finally:
+        sock.close()
+
+
+def solve_remote(request: dict, progress: Callable[[Any], None] | None = None,
+                 stop: threading.Event | None = None, path: Path | None = None,
+                 digest: str | None = None) -> dict | None:
+    """Have the resident solver solve ``request`` (the keys of the "solve" row above,
+    without call and digest); returns the result's JSON, or None when no server of this
+    code is free to (then the caller solves in its own process).  Raises ServerError
+    for a usage or verification error, which the caller reports as its own.  ``digest``
+    (tests): the code version to claim, this code's by default."""
+    sock = _connect(path if path is not None else socket_path())
+    if sock is None:
+        return None
+    from .search import Status
+
+    try:
+        _send(sock, {"call": "solve", "digest": digest or source_digest(), **request})
+        sock.settimeout(0.1)
+        lines = _Lines(sock)
+        stopped = False
+        while True:
+            if stop is not None and stop.is_set() and not stopped:
+                _send(sock, {"stop": True})
+                stopped = True
+            try:
+                msg = lines.next()
+            except socket.timeout:
+                continue
+            if msg is None:
+                return None  # the server went away: solve here
+            if "progress" in msg:
+                if progress is not None:
+                    progress(Status(**msg["progress"]))
+            elif "result" in msg:
+                return msg["result"]
+            elif msg.get("error") in ("usage", "verification"):
+                raise ServerError(msg["error"], msg.get("message", ""))
+            else:  # version, busy, internal: solve here
+                if msg.get("error") == "version":
+                    print("patience: the resident solver runs other code (restart it: patience server "
+                          "restart); solving here", file=sys.stderr)
+                return None
+    except (OSError, ValueError):
+        return None
+    finally:
+        sock.close()
+
+
+def status(path: Path | None = None) -> dict | None:
+    """The running server's status (pid, digest, ready, busy, solves, uptime), or None."""
+    answer = call({"call": "status"}, path)
+    return None if answer is None else answer.get("status")
+
+
+def log_path(path: Path) -> Path:
+    """The server's log, beside its socket."""
+    return path.with_name(path.stem + ".log")
+
+
+def start(path: Path | None = None, wait: float = 900.0, waiting: Callable[[], None] = lambda: None) -> dict:
+    """Start a resident solver in the background unless one answers on ``path``, and
+    wait until it has loaded every kernel (compiling them the first time: minutes).
+    Returns its status; raises ServerError if it cannot start."""
+    import subprocess
+
+    path = path if path is not None else socket_path()
+    if path is None:
+        raise ServerError("usage", f"{ENV}=off: no socket for a server")
+    running = status(path)
+    if running is not None and running.get("digest") == source_digest():
+        return running
+    if running is not None:
+        raise ServerError("usage", f"a server of other code (pid {running.get('pid')}) listens on {path}: "
+                                   f"stop it first (patience server stop)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path(path), "ab") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "solver.server", str(path)], stdin=subprocess.DEVNULL,
+                                stdout=log, stderr=log, start_new_session=True)
+    deadline = time.monotonic() + wait
+    told = False
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            tail = log_path(path).read_text(errors="replace").strip().splitlines()[-1:]
+            raise ServerError("usage", f"the server exited ({tail[0] if tail else 'no log'})")
+        running = status(path)
+        if running is not None and running.get("ready"):
+            return running
+        if not told and time.monotonic() > deadline - wait + 1:
+            waiting()
+            told = True
+        time.sleep(0.2)
+    raise ServerError("usage", f"the server did not get ready in {wait:.0f} s (log: {log_path(path)})")
+
+
+def stop(path: Path | None = None, wait: float = 30.0) -> bool:
+    """Ask the server on ``path`` to exit (after its current solve); False if none runs."""
+    path = path if path is not None else socket_path()
+    if call({"call": "shutdown"}, path) is None:
+        return False
+    deadline = time.monotonic() + wait
+    while path.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return True
+
+
+# ---------------------------------------------------------------- the server side
+
+
+def warm_all(log: Callable[[str], None]) -> None:
+    """Load every game's kernels (compiling them if numba's cache lacks them)."""
+    from .executors import ensure_warm
+    from .games import game_names, get_game
+
+    for name in game_names():
+        g = get_game(name)
+        for preset in g.presets or (None,):
+            options = {"rules": preset} if preset else {}
+            t = time.perf_counter()
+            ensure_warm(name, 1, "pysolfc", options)
+            log(f"loaded {name}{' ' + preset if preset else ''} in {time.perf_counter() - t:.2f} s")
+
+
+class Server:
+    """Accepts connections on ``path`` and answers them (see the module docstring)."""
+
+    def __init__(self, path: Path, log: Callable[[str], None] = lambda s: None) -> None:
+        self.path, self.log = path, log
+        self.started = time.time()
+        self.ready = False
+        self.solves = 0
+        self.worker: threading.Thread | None = None
+        self.closing = threading.Event()
+
+    def serve(self, warm: bool = True) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.parent.name == "patience-solver":
+            os.chmod(self.path.parent, 0o700)
+        if _connect(self.path) is not None:
+            raise SystemExit(f"patience: a server already listens on {self.path}")
+        if self.path.exists():
+            self.path.unlink()  # left by a server that died
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(self.path))
+        os.chmod(self.path, 0o600)
+        listener.listen(8)
+        listener.settimeout(0.5)
+        self.log(f"listening on {self.path} (pid {os.getpid()}, code {source_digest()})")
+        try:
+            if warm:
+                warm_all(self.log)
+            self.ready = True
+            self.log("ready")
+            while not self.closing.is_set():
+                try:
+                    conn, _ = listener.accept()
+                except socket.timeout:
+                    continue
+                self._dispatch(conn)
+        finally:
+            listener.close()
+            try:
+                self.path.unlink()
+            except OSError:
+                pass
+            self.log("stopped")
+
+    def _dispatch(self, conn: socket.socket) -> None:
+        conn.settimeout(5.0)
+        lines = _Lines(conn)
+        try:
+            msg = lines.next()
+        except (OSError, ValueError):
+            conn.close()
+            return
+        call_ = (msg or {}).get("call")
+        if call_ == "status":
+            self._reply(conn, {"status": {"pid": os.getpid(), "digest": source_digest(), "ready": self.ready,
+                                          "busy": self._busy(), "solves": self.solves,
+                                          "uptime": round(time.time() - self.started, 1)}})
+        elif call_ == "shutdown":
+            self.closing.set()
+            self._reply(conn, {"status": {"stopping": True}})
+        elif call_ == "solve":
+            if msg.get("digest") != source_digest():
+                self._reply(conn, {"error": "version", "message": f"the server runs code {source_digest()}"})
+            elif self._busy():
+                self._reply(conn, {"error": "busy", "message": "another solve is running"})
+            else:
+                self.solves += 1
+                self.worker = threading.Thread(target=self._solve, args=(conn, lines, msg), daemon=True)
+                self.worker.start()
+        else:
+            self._reply(conn, {"error": "usage", "message": f"unknown call {call_!r}"})
+
+    def _busy(self) -> bool:
+        return self.worker is not None and self.worker.is_alive()
+
+    @staticmethod
+    def _reply(conn: socket.socket, obj: dict) -> None:
+        try:
+            _send(conn, obj)
+            conn.shutdown(socket.SHUT_RDWR)  # also wakes a thread blocked reading it
+        except OSError:
+            pass
+        conn.close()
+
+    def _solve(self, conn: socket.socket, lines: _Lines, msg: dict) -> None:
+        stop = threading.Event()
+        lock = threading.Lock()
+
+        def watch() -> None:  # a stop message, or the client gone, ends the search
+            try:
+                while not stop.is_set():
+                    m = lines.next()
+                    if m is None or m.get("stop"):
+                        break
+            except (OSError, ValueError):
+                pass
+            stop.set()
+
+        last = [0.0]
+
+        def progress(s: Any) -> None:
+            now = time.perf_counter()
+            if now - last[0] < PROGRESS_EVERY:
+                return
+            last[0] = now
+            with lock:
+                try:
+                    _send(conn, {"progress": s._asdict()})
+                except OSError:
+                    stop.set()
+
+        conn.settimeout(None)
+        threading.Thread(target=watch, daemon=True).start()
+        t = time.perf_counter()
+        try:
+            answer = {"result": self._result(msg, stop, progress)}
+        except Exception as err:  # every failure goes back to the client, never kills the server
+            from .result import VerificationError
+
+            kind = ("verification" if isinstance(err, VerificationError)
+                    else "usage" if isinstance(err, ValueError) else "internal")
+            answer = {"error": kind, "message": str(err) or repr(err)}
+        self.log(f"solved {msg.get('game')} {msg.get('seed')}: "
+                 f"{answer.get('result', answer).get('verdict', answer.get('error'))} "
+                 f"in {time.perf_counter() - t:.3f} s")
+        with lock:
+            stop.set()
+            self._reply(conn, answer)
+
+    @staticmethod
+    def _result(msg: dict, stop: threading.Event, progress: Callable[[Any], None]) -> dict:
+        from . import api
+        from .games import get_game
+
+        options = dict(msg.get("options") or {})
+        position = None
+        if msg.get("deal") is not None:
+            front = get_game(msg["game"])
+            rules = front.make_rules(**options)
+            position = front.adapter(rules).deal_from_json(msg["deal"], rules)
+        result = api.solve(msg["game"], msg.get("seed"), numbering=msg.get("numbering") or "pysolfc",
+                           deal=position, max_nodes=msg.get("max_nodes"), timeout=msg.get("timeout"),
+                           tt_mb=msg["tt_mb"], stop=stop, progress=progress, **options)
+        return {**result.to_json(), "stored_states": result.stored_states}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m solver.server [SOCKET]``: serve in the foreground, logging to stderr."""
+    args = sys.argv[1:] if argv is None else argv
+    path = Path(args[0]) if args else socket_path()
+    if path is None:
+        raise SystemExit(f"patience: {ENV}=off: no socket to serve on")
+
+    def log(text: str) -> None:
+        print(f"{time.strftime('%H:%M:%S')} {text}", file=sys.stderr, flush=True)
+
+    Server(path, log).serve()
+
+
+if __name__ == "__main__":
+    main()
