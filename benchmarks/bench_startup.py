@@ -49,19 +49,19 @@ print(f"{t1 - t0:.4f} {t2 - t1:.4f} {t3 - t2:.4f} {refresh:.4f} {t4 - t3:.4f} {r
 """
 
 
-def wall(cmd: list[str], runs: int, server: str = "off") -> float:
+def wall(cmd: list[str], runs: int, server: str = "off", check: bool = True) -> float:
     env = {**os.environ, "PATIENCE_SERVER": server}
     subprocess.run(cmd, cwd=ROOT, capture_output=True, env=env)  # warm numba's cache
     times = []
     for _ in range(runs):
         t = time.perf_counter()
-        subprocess.run(cmd, cwd=ROOT, capture_output=True, env=env, check=True)
+        subprocess.run(cmd, cwd=ROOT, capture_output=True, env=env, check=check)
         times.append(time.perf_counter() - t)
     return statistics.median(times)
 
 
 SOLVES = (["solve", "klondike", "1"], ["solve", "klondike", "1", "--draw", "3"], ["solve", "bc", "1"],
-          ["solve", "windmill", "1"], ["solve", "great-wheel", "2"])
+          ["solve", "windmill", "1"], ["solve", "great-wheel", "3"])
 
 
 def with_server(runs: int) -> list[tuple[str, float, float]]:
@@ -81,7 +81,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
-    rows = [(" ".join(["patience", *c]), wall(PATIENCE + c, args.runs))
+    rows = [(" ".join(["patience", *c]), wall(PATIENCE + c, args.runs, check=False))
             for c in (["--help"], ["solve", "--bogus"])]
     served = with_server(args.runs)
     stages = []
