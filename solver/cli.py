@@ -597,7 +597,7 @@ def server_start() -> None:
 
 @server_group.command(name="stop")
 def server_stop() -> None:
-    """Stop the resident solver (after the solve it is running, if any)."""
+    """Stop the resident solver (a solve it is running ends as interrupted)."""
     click.echo("stopped" if server.stop() else "no resident solver was running")
 
 

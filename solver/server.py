@@ -20,6 +20,7 @@ Wire protocol: newline-delimited JSON objects on one connection per request.
     | client | {"call": "solve", "digest", "game", "seed",     | solve as api.solve would    |
     |        |  "numbering", "deal", "options", "max_nodes",   | ("deal": a deal file's JSON |
     |        |  "timeout", "tt_mb"}                            | object, or null for a seed) |
+    | server | {"accepted": true}                              | the solve has started       |
     | client | {"stop": true} (after "solve")                  | Ctrl-C: end the search      |
     | server | {"progress": {"nodes", "stored", "seconds",     | after slices, at most 4/s   |
     |        |  "best_cards"}}                                 |                             |
@@ -29,9 +30,12 @@ Wire protocol: newline-delimited JSON objects on one connection per request.
     | client | {"call": "status"} / {"call": "shutdown"}       | -> {"status": {...}} / exit |
 
 The server solves one request at a time (the kernels' workspaces and tables are per
-thread and slot, see kernel_search.table_for); a request that arrives meanwhile gets
-"busy" and is solved by its own command.  Each solve runs in a new thread, so its
-tables are freed when it ends.
+thread and slot, see kernel_search.table_for); a request that arrives meanwhile, or
+while the kernels load, gets "busy" and is solved by its own command.  Each solve runs
+in a new thread, so its tables are freed when it ends.  The command never waits on a
+server that does not answer: it solves itself when a request is not accepted within
+2 s or a running solve goes silent (the server reports after every slice), and after
+Ctrl-C it waits 5 s for the interrupted result.
 """
 
 from __future__ import annotations
@@ -60,10 +64,15 @@ class ServerError(RuntimeError):
 
 
 def socket_path() -> Path | None:
-    """Where the resident solver listens, or None when ``$PATIENCE_SERVER`` is ``off``."""
+    """Where the resident solver listens, or None when ``$PATIENCE_SERVER`` is ``off``
+    (a relative path is taken from the current folder, once, as an absolute one)."""
     value = os.environ.get(ENV)
     if value:
-        return None if value.lower() == "off" else Path(value)
+        return None if value.lower() == "off" else Path(value).absolute()
+    return _default_path()
+
+
+def _default_path() -> Path:
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isdir(runtime):
         return Path(runtime) / "patience-solver.sock"
@@ -122,14 +131,20 @@ def call(obj: dict, path: Path | None = None, timeout: float = 2.0) -> dict | No
         sock.close()
 
 
+ACCEPT_WAIT = 2.0  # seconds for the server to take a request before the command solves it itself
+SILENCE = 120.0  # seconds without a message: the server is taken for gone (it reports every slice)
+STOP_WAIT = 5.0  # seconds after Ctrl-C for the interrupted result before the command gives up
+
+
 def solve_remote(request: dict, progress: Callable[[Any], None] | None = None,
                  stop: threading.Event | None = None, path: Path | None = None,
                  digest: str | None = None) -> dict | None:
     """Have the resident solver solve ``request`` (the keys of the "solve" row above,
     without call and digest); returns the result's JSON, or None when no server of this
     code is free to (then the caller solves in its own process).  Raises ServerError
-    for a usage or verification error, which the caller reports as its own.  ``digest``
-    (tests): the code version to claim, this code's by default."""
+    for a usage or verification error, which the caller reports as its own, and
+    KeyboardInterrupt when a stopped search's answer does not come.  ``digest`` (tests):
+    the code version to claim, this code's by default."""
     sock = _connect(path if path is not None else socket_path())
     if sock is None:
         return None
@@ -139,18 +154,34 @@ def solve_remote(request: dict, progress: Callable[[Any], None] | None = None,
         _send(sock, {"call": "solve", "digest": digest or source_digest(), **request})
         sock.settimeout(0.1)
         lines = _Lines(sock)
-        stopped = False
+        accepted = False
+        stopped_at = None
+        heard = time.monotonic()
         while True:
-            if stop is not None and stop.is_set() and not stopped:
-                _send(sock, {"stop": True})
-                stopped = True
+            now = time.monotonic()
+            if stop is not None and stop.is_set() and stopped_at is None:
+                stopped_at = now
+                if accepted:
+                    _send(sock, {"stop": True})
+            if stopped_at is not None and now - stopped_at > STOP_WAIT:
+                raise KeyboardInterrupt  # the server does not answer: give up
+            if not accepted and now - heard > ACCEPT_WAIT:
+                return None  # a stuck server: solve here
+            if accepted and now - heard > SILENCE:
+                print("patience: the resident solver stopped answering; solving here", file=sys.stderr)
+                return None
             try:
                 msg = lines.next()
             except socket.timeout:
                 continue
+            heard = time.monotonic()
             if msg is None:
                 return None  # the server went away: solve here
-            if "progress" in msg:
+            if msg.get("accepted"):
+                accepted = True
+                if stopped_at is not None:
+                    _send(sock, {"stop": True})
+            elif "progress" in msg:
                 if progress is not None:
                     progress(Status(**msg["progress"]))
             elif "result" in msg:
@@ -161,6 +192,9 @@ def solve_remote(request: dict, progress: Callable[[Any], None] | None = None,
                 if msg.get("error") == "version":
                     print("patience: the resident solver runs other code (restart it: patience server "
                           "restart); solving here", file=sys.stderr)
+                elif msg.get("error") == "internal":
+                    print(f"patience: the resident solver failed ({msg.get('message')}); solving here",
+                          file=sys.stderr)
                 return None
     except (OSError, ValueError):
         return None
@@ -194,16 +228,26 @@ def start(path: Path | None = None, wait: float = 900.0, waiting: Callable[[], N
     if running is not None:
         raise ServerError("usage", f"a server of other code (pid {running.get('pid')}) listens on {path}: "
                                    f"stop it first (patience server stop)")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path(path), "ab") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "solver.server", str(path)], stdin=subprocess.DEVNULL,
-                                stdout=log, stderr=log, start_new_session=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path == _default_path():
+            os.chmod(path.parent, 0o700)
+        log_file = log_path(path)
+        before = log_file.stat().st_size if log_file.exists() else 0
+        with open(log_file, "ab") as log:
+            proc = subprocess.Popen([sys.executable, "-m", "solver.server", str(path)], stdin=subprocess.DEVNULL,
+                                    stdout=log, stderr=log, start_new_session=True)
+    except OSError as err:
+        raise ServerError("usage", f"cannot start a server on {path}: {err.strerror or err}") from None
     deadline = time.monotonic() + wait
     told = False
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            tail = log_path(path).read_text(errors="replace").strip().splitlines()[-1:]
-            raise ServerError("usage", f"the server exited ({tail[0] if tail else 'no log'})")
+            with open(log_file, "rb") as f:
+                f.seek(before)
+                tail = f.read().decode(errors="replace").strip().splitlines()[-1:]
+            raise ServerError("usage", f"the server exited with code {proc.returncode} "
+                                       f"({tail[0] if tail else 'nothing in its log'})")
         running = status(path)
         if running is not None and running.get("ready"):
             return running
@@ -215,7 +259,8 @@ def start(path: Path | None = None, wait: float = 900.0, waiting: Callable[[], N
 
 
 def stop(path: Path | None = None, wait: float = 30.0) -> bool:
-    """Ask the server on ``path`` to exit (after its current solve); False if none runs."""
+    """Ask the server on ``path`` to exit; a solve it is running ends as interrupted (its
+    command prints that).  False if no server runs."""
     path = path if path is not None else socket_path()
     if call({"call": "shutdown"}, path) is None:
         return False
@@ -243,47 +288,88 @@ def warm_all(log: Callable[[str], None]) -> None:
 
 
 class Server:
-    """Accepts connections on ``path`` and answers them (see the module docstring)."""
+    """Accepts connections on ``path`` and answers them (see the module docstring).
+
+    It answers status and shutdown at once, also while it loads the kernels (``ready``
+    is False then, and a solve gets "busy"); a malformed request gets an error and the
+    server goes on."""
 
     def __init__(self, path: Path, log: Callable[[str], None] = lambda s: None) -> None:
         self.path, self.log = path, log
         self.started = time.time()
         self.ready = False
         self.solves = 0
+        self.running = False  # a solve is under way (set and cleared by this class only)
+        self.current_stop: threading.Event | None = None
         self.worker: threading.Thread | None = None
         self.closing = threading.Event()
 
-    def serve(self, warm: bool = True) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self.path.parent.name == "patience-solver":
-            os.chmod(self.path.parent, 0o700)
+    def _bind(self) -> socket.socket:
+        """Listen on the path: only a dead socket file there is replaced, never a file."""
+        import stat
+
+        folder = self.path.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        if self.path == _default_path():
+            os.chmod(folder, 0o700)
         if _connect(self.path) is not None:
             raise SystemExit(f"patience: a server already listens on {self.path}")
-        if self.path.exists():
+        if self.path.exists() or self.path.is_symlink():
+            if not stat.S_ISSOCK(self.path.lstat().st_mode):
+                raise SystemExit(f"patience: {self.path} exists and is not a socket")
             self.path.unlink()  # left by a server that died
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        listener.bind(str(self.path))
-        os.chmod(self.path, 0o600)
-        listener.listen(8)
-        listener.settimeout(0.5)
-        self.log(f"listening on {self.path} (pid {os.getpid()}, code {source_digest()})")
+        old = os.umask(0o077)  # private from the start: no window before a chmod
         try:
-            if warm:
-                warm_all(self.log)
-            self.ready = True
-            self.log("ready")
+            listener.bind(str(self.path))
+        finally:
+            os.umask(old)
+        self.inode = self.path.stat().st_ino
+        listener.listen(16)
+        listener.settimeout(0.5)
+        return listener
+
+    def serve(self, warm: bool = True) -> None:
+        listener = self._bind()
+        self.log(f"listening on {self.path} (pid {os.getpid()}, code {source_digest()})")
+
+        def load() -> None:
+            try:
+                if warm:
+                    warm_all(self.log)
+                self.ready = True
+                self.log("ready")
+            except Exception as err:  # noqa: BLE001 - reported, and the server stops
+                self.log(f"loading the kernels failed: {err!r}")
+                self.closing.set()
+
+        threading.Thread(target=load, daemon=True).start()
+        try:
             while not self.closing.is_set():
                 try:
                     conn, _ = listener.accept()
                 except socket.timeout:
                     continue
-                self._dispatch(conn)
+                except OSError as err:  # e.g. out of file descriptors: wait and go on
+                    self.log(f"accept failed: {err}")
+                    time.sleep(0.5)
+                    continue
+                try:
+                    self._dispatch(conn)
+                except Exception as err:  # noqa: BLE001 - one bad request never ends the server
+                    self.log(f"request failed: {err!r}")
+                    self._reply(conn, {"error": "internal", "message": str(err) or repr(err)})
         finally:
             listener.close()
             try:
-                self.path.unlink()
+                if self.path.stat().st_ino == self.inode:  # ours, not a newer server's
+                    self.path.unlink()
             except OSError:
                 pass
+            if self.current_stop is not None:
+                self.current_stop.set()  # a solve under way ends as interrupted ...
+            if self.worker is not None:
+                self.worker.join(30)  # ... and its client gets that answer
             self.log("stopped")
 
     def _dispatch(self, conn: socket.socket) -> None:
@@ -294,10 +380,13 @@ class Server:
         except (OSError, ValueError):
             conn.close()
             return
-        call_ = (msg or {}).get("call")
+        if not isinstance(msg, dict):
+            self._reply(conn, {"error": "usage", "message": "a request is one JSON object"})
+            return
+        call_ = msg.get("call")
         if call_ == "status":
             self._reply(conn, {"status": {"pid": os.getpid(), "digest": source_digest(), "ready": self.ready,
-                                          "busy": self._busy(), "solves": self.solves,
+                                          "busy": self.running, "solves": self.solves,
                                           "uptime": round(time.time() - self.started, 1)}})
         elif call_ == "shutdown":
             self.closing.set()
@@ -305,17 +394,18 @@ class Server:
         elif call_ == "solve":
             if msg.get("digest") != source_digest():
                 self._reply(conn, {"error": "version", "message": f"the server runs code {source_digest()}"})
-            elif self._busy():
-                self._reply(conn, {"error": "busy", "message": "another solve is running"})
+            elif self.running or not self.ready:
+                self._reply(conn, {"error": "busy", "message": "another solve is running, or the kernels load"})
             else:
                 self.solves += 1
-                self.worker = threading.Thread(target=self._solve, args=(conn, lines, msg), daemon=True)
+                self.running = True
+                self.current_stop = threading.Event()
+                _send(conn, {"accepted": True})
+                self.worker = threading.Thread(target=self._solve, args=(conn, lines, msg, self.current_stop),
+                                               daemon=True)
                 self.worker.start()
         else:
             self._reply(conn, {"error": "usage", "message": f"unknown call {call_!r}"})
-
-    def _busy(self) -> bool:
-        return self.worker is not None and self.worker.is_alive()
 
     @staticmethod
     def _reply(conn: socket.socket, obj: dict) -> None:
@@ -326,50 +416,51 @@ class Server:
             pass
         conn.close()
 
-    def _solve(self, conn: socket.socket, lines: _Lines, msg: dict) -> None:
-        stop = threading.Event()
+    def _solve(self, conn: socket.socket, lines: _Lines, msg: dict, stop: threading.Event) -> None:
         lock = threading.Lock()
-
-        def watch() -> None:  # a stop message, or the client gone, ends the search
-            try:
-                while not stop.is_set():
-                    m = lines.next()
-                    if m is None or m.get("stop"):
-                        break
-            except (OSError, ValueError):
-                pass
-            stop.set()
-
-        last = [0.0]
-
-        def progress(s: Any) -> None:
-            now = time.perf_counter()
-            if now - last[0] < PROGRESS_EVERY:
-                return
-            last[0] = now
-            with lock:
-                try:
-                    _send(conn, {"progress": s._asdict()})
-                except OSError:
-                    stop.set()
-
-        conn.settimeout(None)
-        threading.Thread(target=watch, daemon=True).start()
-        t = time.perf_counter()
+        answer: dict = {"error": "internal", "message": "the solve did not finish"}
         try:
-            answer = {"result": self._result(msg, stop, progress)}
-        except Exception as err:  # every failure goes back to the client, never kills the server
-            from .result import VerificationError
+            def watch() -> None:  # a stop message, or the client gone, ends the search
+                try:
+                    while not stop.is_set():
+                        m = lines.next()
+                        if m is None or (isinstance(m, dict) and m.get("stop")):
+                            break
+                except (OSError, ValueError):
+                    pass
+                stop.set()
 
-            kind = ("verification" if isinstance(err, VerificationError)
-                    else "usage" if isinstance(err, ValueError) else "internal")
-            answer = {"error": kind, "message": str(err) or repr(err)}
-        self.log(f"solved {msg.get('game')} {msg.get('seed')}: "
-                 f"{answer.get('result', answer).get('verdict', answer.get('error'))} "
-                 f"in {time.perf_counter() - t:.3f} s")
-        with lock:
-            stop.set()
-            self._reply(conn, answer)
+            last = [time.perf_counter()]
+
+            def progress(s: Any) -> None:
+                now = time.perf_counter()
+                if now - last[0] < PROGRESS_EVERY:
+                    return
+                last[0] = now
+                with lock:
+                    try:
+                        _send(conn, {"progress": s._asdict()})
+                    except OSError:
+                        stop.set()
+
+            conn.settimeout(None)
+            threading.Thread(target=watch, daemon=True).start()
+            t = time.perf_counter()
+            try:
+                answer = {"result": self._result(msg, stop, progress)}
+            except Exception as err:  # noqa: BLE001 - every failure goes back to the client
+                from .result import VerificationError
+
+                kind = ("verification" if isinstance(err, VerificationError)
+                        else "usage" if isinstance(err, ValueError) else "internal")
+                answer = {"error": kind, "message": str(err) or repr(err)}
+            verdict = answer["result"]["verdict"] if "result" in answer else answer["error"]
+            self.log(f"solved {msg.get('game')} {msg.get('seed')}: {verdict} in {time.perf_counter() - t:.3f} s")
+        finally:
+            with lock:
+                stop.set()
+                self._reply(conn, answer)
+            self.running = False
 
     @staticmethod
     def _result(msg: dict, stop: threading.Event, progress: Callable[[Any], None]) -> dict:

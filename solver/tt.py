@@ -264,4 +264,13 @@ class TranspositionTable:
         return int(self.ctr[DROPPED])
 
     def clear(self) -> None:
-        tt_clear(self.table, self.ctr, self.touched)
+        """Empty the table for the next search.  A table that grew starts small again,
+        so that every search sees the same table history (and node counts) whatever
+        this table searched before: with eviction, which entry is evicted depends on
+        where entries sit, and that depends on the growth."""
+        start = min(self.max_slots, self._slots_within(INITIAL_MB))
+        if self.slots > start:
+            self.ctr[:] = 0
+            self._allocate(start)
+        else:
+            tt_clear(self.table, self.ctr, self.touched)

@@ -181,3 +181,79 @@ def test_writing_to_a_client_that_left_raises_instead_of_killing(tmp_path):
     finally:
         signal.signal(signal.SIGPIPE, previous)
         a.close()
+
+
+def test_a_malformed_request_gets_an_error_and_the_server_goes_on(running):
+    srv, path = running
+    for raw in (b"[1]\n", b"not json\n", b"{}\n"):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(str(path))
+        sock.sendall(raw)
+        sock.settimeout(5)
+        try:
+            sock.recv(4096)
+        finally:
+            sock.close()
+    assert server.status(path)["ready"]
+
+
+def _serve_in_thread(srv):
+    thread = threading.Thread(target=srv.serve, daemon=True)
+    thread.start()
+    assert _wait(lambda: server.status(srv.path) is not None)
+    return thread
+
+
+def test_while_the_kernels_load_it_answers_and_sends_solves_home(tmp_path, monkeypatch):
+    gate = threading.Event()
+    monkeypatch.setattr(server, "warm_all", lambda log: gate.wait(30))
+    srv = server.Server(tmp_path / "w.sock")
+    thread = _serve_in_thread(srv)
+    try:
+        assert server.status(srv.path)["ready"] is False
+        t = time.monotonic()
+        assert server.solve_remote(dict(LONG, game="klondike", seed=1, timeout=None), path=srv.path) is None
+        assert time.monotonic() - t < 2, "a loading server says busy at once"
+        gate.set()
+        assert _wait(lambda: server.status(srv.path)["ready"])
+    finally:
+        gate.set()
+        assert server.stop(srv.path)
+        thread.join(10)
+
+
+def test_stopping_the_server_interrupts_its_solve_and_answers_it(tmp_path):
+    srv = server.Server(tmp_path / "s2.sock")
+    thread = threading.Thread(target=srv.serve, kwargs={"warm": False}, daemon=True)
+    thread.start()
+    assert _wait(lambda: (server.status(srv.path) or {}).get("ready"))
+    out: dict = {}
+    t = threading.Thread(target=lambda: out.update(server.solve_remote(LONG, path=srv.path) or {}))
+    t.start()
+    assert _wait(lambda: server.status(srv.path)["busy"])
+    assert server.stop(srv.path)
+    t.join(30)
+    thread.join(30)
+    assert (out.get("verdict"), out.get("reason")) == ("unknown", "interrupted")
+    assert not srv.path.exists()
+
+
+def test_a_server_that_never_answers_is_left_after_two_seconds(tmp_path):
+    path = tmp_path / "mute.sock"
+    mute = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    mute.bind(str(path))
+    mute.listen(1)  # accepts (in the kernel's backlog) and never reads or writes
+    try:
+        t = time.monotonic()
+        assert server.solve_remote(LONG, path=path) is None
+        assert time.monotonic() - t < 5
+    finally:
+        mute.close()
+
+
+def test_a_file_that_is_not_a_socket_is_never_replaced(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("mine")
+    with pytest.raises(SystemExit):
+        server.Server(path).serve(warm=False)
+    assert path.read_text() == "mine"

@@ -144,3 +144,18 @@ def test_great_wheel_verdicts_survive_eviction(preset):
         if truth is not None:
             cases.append((f"small deal #{i}", p, truth, {"rules": preset}))
     _check(cases, "great-wheel", TINY[6], 3, unknown_share=0.05)
+
+
+def test_a_table_that_grew_starts_small_again():
+    """Every search sees the same table history (tt.TranspositionTable.clear): with
+    eviction, a reused grown table would pick other victims than a fresh one."""
+    tt = TranspositionTable(64.0, 3)  # starts at INITIAL_MB, may grow to 64 MB
+    start = tt.slots
+    assert start < tt.max_slots
+    for n in range(1, start):  # past the half-full growth point
+        if tt_insert(tt.table, _key(n), tt.ctr, tt.touched) < 0:
+            assert tt.grow()
+            assert tt_insert(tt.table, _key(n), tt.ctr, tt.touched) == 1
+    assert tt.slots > start
+    tt.clear()
+    assert tt.slots == start and tt.count == 0 and tt.dropped == 0 and not tt.table.any()
