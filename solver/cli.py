@@ -165,11 +165,6 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
         else:
             result = api.solve(game, _seed(seed), numbering=numbering, deal=position if deal_file is not None else None,
                                max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, stop=stop, progress=live, **options)
-    except server.ServerError as err:
-        if err.kind == "verification":
-            click.echo(str(err), err=True)
-            sys.exit(3)
-        raise PatienceError(str(err)) from None
     except VerificationError as err:
         click.echo(str(err), err=True)
         sys.exit(3)

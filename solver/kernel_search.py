@@ -158,9 +158,9 @@ class KernelSearch:
         self.tt = table_for(tt_mb, self.K.KEY_WORDS, slot)
 
     def counters(self) -> dict[str, int]:
-        """Running totals of this search's counters: the states its table did not keep
-        (tt.py: eviction at the size limit), and a game's reduction counters (a
-        subclass adds them); solve() reports their change over one search."""
+        """Running totals of this search's counters: the entries its table evicted
+        (tt.py), and a game's reduction counters (a subclass adds them); solve()
+        reports their change over one search."""
         return {"tt_dropped": self.tt.dropped}
 
     def best_cards(self) -> int:

@@ -95,8 +95,9 @@ class Restarts:
     LOST.  Abandoning a phase proves nothing.  Why: depth-first search times are
     heavy-tailed in the move order, so many short searches in different orders find
     wins that one long search misses (measured per game, see the callers).  A phase
-    whose table cannot grow any more ends the restarts with MEMORY_LIMIT (as drive's
-    twin they are then dropped and the main search goes on alone).  Every budget must
+    whose DFS stack fills (a full table evicts, tt.py) ends the restarts with
+    MEMORY_LIMIT (as drive's twin they are then dropped and the main search goes on
+    alone).  Every budget must
     be at least 2 nodes (the root plus one), so that every phase makes progress.
     """
 

@@ -55,12 +55,20 @@ ENV = "PATIENCE_SERVER"
 PROGRESS_EVERY = 0.25  # seconds between progress messages
 
 
-class ServerError(RuntimeError):
-    """The server answered with an error the command must report (usage, verification)."""
+class ServerError(ValueError):
+    """Bad input the server found, or a server that cannot start: the command reports it
+    as it reports its own bad input (a ValueError: one line, exit 2)."""
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
         self.kind = kind
+
+
+def _private_folder(path: Path) -> None:
+    """Make the socket's folder; the default one is made private to the user."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path == _default_path():
+        os.chmod(path.parent, 0o700)
 
 
 def socket_path() -> Path | None:
@@ -141,9 +149,10 @@ def solve_remote(request: dict, progress: Callable[[Any], None] | None = None,
                  digest: str | None = None) -> dict | None:
     """Have the resident solver solve ``request`` (the keys of the "solve" row above,
     without call and digest); returns the result's JSON, or None when no server of this
-    code is free to (then the caller solves in its own process).  Raises ServerError
-    for a usage or verification error, which the caller reports as its own, and
-    KeyboardInterrupt when a stopped search's answer does not come.  ``digest`` (tests):
+    code is free to (then the caller solves in its own process).  Raises what solving
+    here would raise: ServerError (a ValueError) for bad input, VerificationError for a
+    line the reference engine rejected; and KeyboardInterrupt when a stopped search's
+    answer does not come.  ``digest`` (tests):
     the code version to claim, this code's by default."""
     sock = _connect(path if path is not None else socket_path())
     if sock is None:
@@ -186,8 +195,12 @@ def solve_remote(request: dict, progress: Callable[[Any], None] | None = None,
                     progress(Status(**msg["progress"]))
             elif "result" in msg:
                 return msg["result"]
-            elif msg.get("error") in ("usage", "verification"):
-                raise ServerError(msg["error"], msg.get("message", ""))
+            elif msg.get("error") == "verification":
+                from .result import VerificationError
+
+                raise VerificationError(msg.get("message", ""))
+            elif msg.get("error") == "usage":
+                raise ServerError("usage", msg.get("message", ""))
             else:  # version, busy, internal: solve here
                 if msg.get("error") == "version":
                     print("patience: the resident solver runs other code (restart it: patience server "
@@ -196,7 +209,7 @@ def solve_remote(request: dict, progress: Callable[[Any], None] | None = None,
                     print(f"patience: the resident solver failed ({msg.get('message')}); solving here",
                           file=sys.stderr)
                 return None
-    except (OSError, ValueError):
+    except (OSError, json.JSONDecodeError):  # a broken connection or line: solve here
         return None
     finally:
         sock.close()
@@ -229,9 +242,7 @@ def start(path: Path | None = None, wait: float = 900.0, waiting: Callable[[], N
         raise ServerError("usage", f"a server of other code (pid {running.get('pid')}) listens on {path}: "
                                    f"stop it first (patience server stop)")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path == _default_path():
-            os.chmod(path.parent, 0o700)
+        _private_folder(path)
         log_file = log_path(path)
         before = log_file.stat().st_size if log_file.exists() else 0
         with open(log_file, "ab") as log:
@@ -239,9 +250,9 @@ def start(path: Path | None = None, wait: float = 900.0, waiting: Callable[[], N
                                     stdout=log, stderr=log, start_new_session=True)
     except OSError as err:
         raise ServerError("usage", f"cannot start a server on {path}: {err.strerror or err}") from None
-    deadline = time.monotonic() + wait
+    began = time.monotonic()
     told = False
-    while time.monotonic() < deadline:
+    while time.monotonic() < began + wait:
         if proc.poll() is not None:
             with open(log_file, "rb") as f:
                 f.seek(before)
@@ -251,7 +262,7 @@ def start(path: Path | None = None, wait: float = 900.0, waiting: Callable[[], N
         running = status(path)
         if running is not None and running.get("ready"):
             return running
-        if not told and time.monotonic() > deadline - wait + 1:
+        if not told and time.monotonic() > began + 1:  # a compile or a slow machine
             waiting()
             told = True
         time.sleep(0.2)
@@ -308,10 +319,7 @@ class Server:
         """Listen on the path: only a dead socket file there is replaced, never a file."""
         import stat
 
-        folder = self.path.parent
-        folder.mkdir(parents=True, exist_ok=True)
-        if self.path == _default_path():
-            os.chmod(folder, 0o700)
+        _private_folder(self.path)
         if _connect(self.path) is not None:
             raise SystemExit(f"patience: a server already listens on {self.path}")
         if self.path.exists() or self.path.is_symlink():

@@ -28,8 +28,8 @@ Counters live in a small int64 array so kernels can update them without Python:
     | DROPPED    | entries evicted because of the cap                    |
 
 Growth: a table starts small and doubles (rehashing) whenever it reaches its load
-cap, up to the user's ``--tt-mb``; only a full table of that size ends a search with
-"memory-limit".  Small searches thus touch little memory (first touches of fresh pages
+cap, up to the user's ``--tt-mb``; at that size it evicts (below), or, built with
+``evict=False``, ends the search with "memory-limit".  Small searches thus touch little memory (first touches of fresh pages
 cost about as much as the search itself on this machine), big ones get all of it.
 
 Eviction, once the table has its final size and is at its cap: the first entry at or
@@ -56,7 +56,8 @@ A search with eviction ends with "memory-limit" only when its DFS stack is full.
 
 Clearing: the slots written by a search are recorded in ``touched`` and zeroed again
 afterwards, so a table is reused across thousands of deals for O(entries) instead of a
-full memset; only a search that outgrew the record costs a full clear.
+full memset; only a search that outgrew the record costs a full clear, and a table that
+grew is replaced by a small one (``TranspositionTable.clear``).
 """
 
 from __future__ import annotations
@@ -124,21 +125,15 @@ def tt_insert(table, key, ctr, touched):
             if ctr[COUNT] >= ctr[MAX_COUNT]:
                 if ctr[EVICT] == 0:
                     return -1
-                ctr[DROPPED] += 1  # at the cap: evict, then store (module doc)
+                ctr[DROPPED] += 1  # at the cap: evict, then store as below (module doc)
                 victim = home
                 while table[victim, last] == np.uint64(0):
                     victim = (victim + 1) & np.int64(mask)
                 _delete(table, victim)
-                i = home
+                ctr[COUNT] -= 1
+                i = home  # the shift may have moved the first empty slot of the probe
                 while table[i, last] != np.uint64(0):
                     i = (i + 1) & np.int64(mask)
-                for w in range(width):
-                    table[i, w] = key[w]
-                t = ctr[TOUCHED]
-                if t < touched.shape[0]:
-                    touched[t] = i
-                ctr[TOUCHED] = t + 1
-                return 1
             for w in range(width):
                 table[i, w] = key[w]
             ctr[COUNT] += 1

@@ -101,7 +101,7 @@ def test_klondike_verdicts_survive_eviction():
 
 
 # Solvitaire draw-1 deals with their verdicts (results/runs/klondike-1-solvitaire-cap60.jsonl),
-# whose searches store 7,000 to 50,000 positions: here with 3,276 entries.
+# whose searches store 3,423 to 13,937 positions: here with 3,276 entries.
 FULL_DEALS = [(156, "lost"), (195, "lost"), (322, "lost"), (329, "lost"), (364, "lost"),
               (76, "won"), (100, "won"), (124, "won"), (152, "won")]
 
