@@ -146,6 +146,7 @@ class KernelSearch:
 
     K: Any
     join_after = RELAX_AFTER  # as a relaxed second search (search.drive)
+    proves_loss = True  # every legal move is tried (a narrowed search sets False)
     LOG_SHAPE = (1, 1, 3)
     EXACT_LOG = True
     PACKED_BEST = False

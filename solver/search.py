@@ -104,6 +104,7 @@ class Restarts:
     def __init__(self, make_phase: Callable[[int], Any], budget: Callable[[int], int],
                  join_after: int = RELAX_AFTER):
         self.join_after = join_after  # as a twin (drive): main-search nodes before it joins
+        self.proves_loss = True  # each phase is complete (its phases must be)
         self.make_phase = make_phase
         self.budget = budget
         self.phase = 0
@@ -258,7 +259,9 @@ def drive(kernel: Search, limits: Limits, stop: StopFlag | None = None,
     - ``twin``: a search of the same position under the same rules that tries moves in
       another order (a portfolio: depth-first search times are heavy-tailed, and two
       orders rarely both go astray).  Its win is a win (its line is returned) and its
-      exhaustion a loss (``proof: "search"``), exactly as the main search's.
+      exhaustion a loss (``proof: "search"``), exactly as the main search's -- unless
+      it tries only some of the legal moves (``proves_loss`` False, a narrowed
+      search): then its exhaustion proves nothing and it is dropped.
 
     ``Outcome.best``: the most cards on the foundations that the main search or the
     twin (not a relaxed search: its rules are looser) reached, with the line there.
@@ -266,6 +269,8 @@ def drive(kernel: Search, limits: Limits, stop: StopFlag | None = None,
     """
     if relaxed is not None and twin is not None:
         raise ValueError("drive takes a relaxed search or a twin, not both")
+    if not kernel.proves_loss:
+        raise ValueError("the main search must try every legal move (its exhaustion is the loss)")
     second = relaxed if relaxed is not None else twin
     join_after = second.join_after if second is not None else RELAX_AFTER
     t0 = time.perf_counter()
@@ -312,11 +317,11 @@ def drive(kernel: Search, limits: Limits, stop: StopFlag | None = None,
         turn += 1
         if helper is not None and turn % 2 == 0:
             got = helper.step(cap)
-            if got == LOST:
+            if got == LOST and (relaxed is not None or second.proves_loss):
                 verdict, proof = LOST, "relaxed-rules" if relaxed is not None else "search"
             elif got == WON and twin is not None:
                 verdict, winner = WON, twin
-            elif got is not None:  # a relaxed win (proves nothing) or out of memory
+            elif got is not None:  # a relaxed win or a narrowed exhaustion (prove nothing), or out of memory
                 helper = None
         else:
             verdict = main.step(cap)

@@ -14,6 +14,7 @@ class Scripted:
     """A kernel that needs ``work`` nodes, then ends with ``ending``."""
 
     join_after = RELAX_AFTER
+    proves_loss = True
 
     def __init__(self, work: int, ending: str, name: str):
         self.work, self.ending, self.name = work, ending, name
@@ -55,6 +56,31 @@ def test_twin_win_is_a_win_with_the_twins_line():
 def test_twin_exhausted_is_a_loss_by_search():
     out = drive(Scripted(10**9, LOST, "main"), NO_LIMITS, twin=Scripted(70_000, LOST, "twin"))
     assert out.verdict == LOST and out.proof == "search"
+
+
+def narrowed(work: int, ending: str) -> Scripted:
+    twin = Scripted(work, ending, "twin")
+    twin.proves_loss = False  # tries only some moves (Great Wheel's twin)
+    return twin
+
+
+def test_narrowed_twin_exhausted_proves_nothing_and_is_dropped():
+    main = Scripted(400_000, WON, "main")
+    out = drive(main, NO_LIMITS, twin=narrowed(70_000, LOST))
+    assert out.verdict == WON and out.line == main.line() and main.nodes == 400_000
+    out = drive(Scripted(10**9, WON, "main"), Limits(max_nodes=500_000, timeout=None, tt_mb=1),
+                twin=narrowed(70_000, LOST))
+    assert out.verdict == UNKNOWN and out.reason == NODE_LIMIT and out.proof is None
+
+
+def test_narrowed_twin_win_is_a_win():
+    out = drive(Scripted(10**9, LOST, "main"), NO_LIMITS, twin=narrowed(50_000, WON))
+    assert out.verdict == WON and out.line == [Move("T2", "F2", None, 1)]
+
+
+def test_a_narrowed_main_search_is_refused():
+    with pytest.raises(ValueError, match="every legal move"):
+        drive(narrowed(1, LOST), NO_LIMITS)
 
 
 def test_relaxed_win_proves_nothing_but_its_loss_is_a_proof():

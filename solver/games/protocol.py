@@ -42,6 +42,7 @@ class Search(Protocol):
     nodes: int
     stored_states: int
     join_after: int  # as a second search: main-search nodes before it joins
+    proves_loss: bool  # running out of moves proves no line wins (False: it tries only some moves)
 
     def start(self) -> str | None: ...  # the verdict if decided at the root, else None
 

@@ -21,7 +21,9 @@ def talon_of(position: GWPosition) -> np.ndarray:
     return t
 
 
-def rules_array(position: GWPosition, rules: GWRules, prune: bool) -> np.ndarray:
+def rules_array(position: GWPosition, rules: GWRules, prune: bool, starters: bool = False) -> np.ndarray:
+    """The kernel's rules row; ``starters``: the narrowing of the win-finding twin
+    (kernel module doc)."""
     r = np.zeros(K.RULES_LEN, dtype=np.int64)
     r[K.R_RANKS] = position.ranks
     r[K.R_NPILES] = len(position.tableau)
@@ -29,6 +31,7 @@ def rules_array(position: GWPosition, rules: GWRules, prune: bool) -> np.ndarray
     r[K.R_BACK] = int(rules.returns)
     r[K.R_TLEN] = len(position.stock) + len(position.waste)
     r[K.R_FILL] = position.fill
+    r[K.R_STARTERS] = int(starters)
     return r
 
 

@@ -16,8 +16,8 @@ class GreatWheel(GameAdapter):
     aliases = ("gw", "greatwheel")
     presets = PRESETS  # rule presets, the default first (--rules NAME)
     numberings = NUMBERINGS
-    workspace_mb = computed(lambda: _searcher().WORKSPACE_MB)  # its deep DFS stack, at worst (batch sizing)
-    twin = None  # one search: its exhaustion is how losses are proven
+    workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB)  # two deep DFS stacks (main, twin), at worst (batch sizing)
+    relaxation = None  # no looser rule set: the twin runs beside the main search
     piles_doc = ("stock, waste, aces (the Ace foundation), E1..E8 (Evens), O1..O8 (Odds), T1..T8 "
                  "(PySolFC's rows, left to right); an Evens/Odds card goes to the lowest-numbered pile "
                  "that takes it; refills of empty piles and turning a card onto an empty waste are "
@@ -35,6 +35,12 @@ class GreatWheel(GameAdapter):
     @staticmethod
     def deal(seed: int, numbering: str, rules: GWRules) -> GWPosition:
         return gw_deal(seed, numbering)
+
+    @staticmethod
+    def twin(position: GWPosition, rules: GWRules, tt_mb: float):
+        """The narrowed win-finder run alongside (searcher.narrowed_twin): its wins are
+        wins, its exhaustion proves nothing; the main search's exhaustion is the loss."""
+        return _searcher().narrowed_twin(position, rules, tt_mb)
 
 
 

@@ -67,6 +67,16 @@ No foundation move is forced: with two decks and the automatic refill a "safe" m
 needs a proof we do not have (e.g. an Ace is not safe: colours must alternate; even a
 Two changes which cards a later refill takes from the waste).
 
+Narrowing (``R_STARTERS``, for the win-finding twin only, never the main search): when
+the waste top is a Two or a Three, its play to the Evens/Odds is the only move listed.
+Such a play is always legal (a suit's two Evens piles hold one card per Two of that suit
+on them, so while a Two lies in the waste one of them is empty; the same for Threes), so
+every line of the narrowed search is a legal line and its win a real win (replayed like
+any other).  Its exhaustion proves nothing: burying a Two can be the only way to win,
+because a later refill then takes it instead of a deeper waste card
+(tests/test_gw_narrowed.py has such a deal).  The searcher marks such a search
+``proves_loss = False`` and search.drive drops it when it runs out of moves.
+
 Moves (int64): kind (bits 0-3), a (4-7), b (8-11), score (32+, higher tried first):
 K_DRAW; K_ACE (a = source: pile 0..7 or SRC_WASTE); K_FND (a = source, to the Evens or
 Odds pile of the card's suit that takes it); K_PILE (a = source, b = target pile);
@@ -101,8 +111,8 @@ OD0 = 212
 SLEN = 220
 TALON_MAX = 64
 
-R_RANKS, R_NPILES, R_PRUNE, R_BACK, R_TLEN, R_FILL = 0, 1, 2, 3, 4, 5
-RULES_LEN = 6
+R_RANKS, R_NPILES, R_PRUNE, R_BACK, R_TLEN, R_FILL, R_STARTERS = 0, 1, 2, 3, 4, 5, 6
+RULES_LEN = 7
 
 K_DRAW, K_ACE, K_FND, K_PILE, K_EBACK, K_OBACK = 0, 1, 2, 3, 4, 5
 SRC_WASTE = 8
@@ -324,11 +334,20 @@ def gen_moves(st, talon, rules, moves, n0):
     Without R_PRUNE every legal move is listed (one per distinct result; differential
     tests, perft).  With it, the two symmetry reductions of the module doc apply.
     The order is a heuristic only: foundation plays, then turning a card, then builds.
+    With R_STARTERS a Two or Three on the waste top is played and nothing else is listed
+    (the narrowing of the module doc).
     """
     npiles = rules[R_NPILES]
     prune = rules[R_PRUNE] != 0
     stock_empty = st[ND] >= rules[R_TLEN]
     n = n0
+    if rules[R_STARTERS] != 0 and st[WLEN] > 0:
+        c = np.int64(talon[st[WST0 + st[WLEN] - 1]])
+        r = c % 13 + 1
+        base = EV0 if r == 2 else OD0
+        if (r == 2 or r == 3) and (st[base + 2 * (c // 13) + 1] == 0):
+            moves[n] = (np.int64(1000) << 32) | K_FND | (SRC_WASTE << 4)
+            return n + 1
     first_empty = -1
     for j in range(npiles):
         if st[LEN0 + j] == 0:

@@ -37,19 +37,36 @@ def warm_up() -> None:
 
 
 class GWSearch(KernelSearch):
-    """One search of one position; see search.drive for the protocol."""
+    """One search of one position; see search.drive for the protocol.  ``starters``:
+    the narrowed search of the win-finding twin (kernel module doc): its wins are wins,
+    its exhaustion proves nothing (``proves_loss`` False)."""
 
     K = K
     PACKED_BEST = True
 
     def __init__(self, position: GWPosition, rules: GWRules, tt_mb: float, prune: bool = True,
-                 warm: bool = True, geometry: RingGeometry = Geometry(), slot: str = "main"):
+                 warm: bool = True, geometry: RingGeometry = Geometry(), slot: str = "main",
+                 starters: bool = False):
         if warm:
             warm_up()
+        self.proves_loss = not starters
         self.to_moves = partial(log_to_moves, root=position)
-        self.setup(encode(position), (talon_of(position),), rules_array(position, rules, prune),
+        self.setup(encode(position), (talon_of(position),), rules_array(position, rules, prune, starters),
                    f"great-wheel-{slot}-{'-'.join(map(str, geometry))}", lambda: ring_workspace(K, geometry),
                    tt_mb, slot)
+
+
+def narrowed_twin(position: GWPosition, rules: GWRules, tt_mb: float) -> GWSearch:
+    """The twin of the main search (search.drive): a Two or Three on the waste top is
+    always played at once, nothing else is tried there.
+
+    Why: on lost deals most of the space is the choice, for each Two and Three that
+    comes up, of playing it or burying it; so the narrowed space is far smaller and a
+    win inside it turns up far sooner (results/great-wheel-search-space.md).  It joins
+    after RELAX_AFTER main-search nodes (easy deals never start it) and is dropped when
+    it runs out of moves.
+    """
+    return GWSearch(position, rules, tt_mb, slot="twin", starters=True)
 
 
 def _kernel_args(position: GWPosition, rules: GWRules, prune: bool):

@@ -1,0 +1,92 @@
+"""Great Wheel's narrowed twin (kernel R_STARTERS, searcher.narrowed_twin): a Two or
+Three on the waste top is played at once.  Its wins are wins and agree with the
+unreduced exhaustive reference search; its exhaustion is no loss (a deal below is won
+only by burying a Two), so search.drive drops it instead of calling the deal lost; and
+it fires: it wins a deal the main search alone leaves unknown."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.games.great_wheel import reference as R
+from solver.games.great_wheel.deals import endgame_deal, reduced_deal
+from solver.games.great_wheel.position import GWRules
+from solver.games.great_wheel.searcher import GWSearch, narrowed_twin
+from solver.result import LOST, UNKNOWN, WON
+from solver.search import Limits, drive
+
+from test_gw_bruteforce import small_deals
+
+PGS = GWRules("pgs")
+
+
+def run_alone(search: GWSearch, max_nodes: int) -> str | None:
+    """The narrowed search by itself: WON, LOST (ran out of moves) or None (cap)."""
+    got = search.start()
+    while got is None and search.nodes < max_nodes:
+        got = search.run(1 << 14)
+    return got
+
+
+def with_twin(position, rules, max_nodes: int):
+    twin = narrowed_twin(position, rules, 8)
+    twin.join_after = 0  # at once: small positions end before the usual join
+    return drive(GWSearch(position, rules, 8), Limits(max_nodes=max_nodes, tt_mb=8), twin=twin)
+
+
+@pytest.mark.parametrize("preset,n", [("pgs", 150), ("pysolfc", 80)])
+def test_narrowed_wins_are_wins_and_the_twin_changes_no_verdict(preset, n):
+    rules = GWRules(preset)
+    won_narrowed = exhausted_on_won = decided = 0
+    for position in small_deals(n):
+        truth = R.solve_exhaustive(position, rules, max_states=20_000)
+        if truth is None:
+            continue
+        decided += 1
+        search = narrowed_twin(position, rules, 8)
+        got = run_alone(search, 1_000_000)
+        if got == WON:
+            assert truth, position
+            R.verify_win(position, rules, search.line())
+            won_narrowed += 1
+        elif got == LOST and truth:
+            exhausted_on_won += 1
+        out = with_twin(position, rules, 2_000_000)
+        assert out.verdict == (WON if truth else LOST), (preset, position)
+        if out.verdict == WON:
+            R.verify_win(position, rules, out.line)
+    assert decided >= n // 2 and won_narrowed >= decided // 3, (decided, won_narrowed)
+    print(preset, decided, "decided;", won_narrowed, "won by the narrowed search;", exhausted_on_won,
+          "won deals it exhausted")
+
+
+def test_the_twin_fires_where_the_main_search_alone_does_not():
+    position = reduced_deal(12, 8, 2, 4)
+    alone = drive(GWSearch(position, PGS, 8), Limits(max_nodes=200_000, tt_mb=8))
+    assert alone.verdict == UNKNOWN
+    out = with_twin(position, PGS, 200_000)
+    assert out.verdict == WON
+    R.verify_win(position, PGS, out.line)
+
+
+def test_narrowed_exhaustion_is_no_loss():
+    """Won only by burying a Two: the narrowed search runs out of moves, the deal is won."""
+    position = endgame_deal(9031, 30, 2, 4)
+    assert R.solve_exhaustive(position, PGS, max_states=2_000_000) is True
+    assert run_alone(narrowed_twin(position, PGS, 8), 1_000_000) == LOST
+    out = with_twin(position, PGS, 1_000_000)
+    assert out.verdict == WON and out.proof is None
+    R.verify_win(position, PGS, out.line)
+    # on the winning line, a position where playing the Two or Three on the waste top
+    # loses and the line's move, a turn of the stock that buries it, wins
+    here, found = position.copy(), False
+    for move in out.line:
+        top = here.waste[-1] if here.waste else None
+        if top is not None and top.rank in (2, 3) and move.is_draw:
+            play = next(m for m in R.legal_moves(here, PGS) if m.card == top and m.src == "waste")
+            assert R.solve_exhaustive(R.apply_move(here, PGS, play), PGS, max_states=2_000_000) is False
+            assert R.solve_exhaustive(R.apply_move(here, PGS, move), PGS, max_states=2_000_000) is True
+            found = True
+            break
+        here = R.apply_move(here, PGS, move)
+    assert found
