@@ -263,6 +263,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="with --report-only: the solving process's peak RSS (VmHWM), measured while it ran")
     ap.add_argument("--out", default=None, help="Markdown report (default results/<game>[-<rules>]-bench.md)")
     ap.add_argument("--note", default=None, help="a line for the report (e.g. what else loaded the machine)")
+    ap.add_argument("--label", default=None,
+                    help="appended to the rows file's name: a run of its own (e.g. some seeds again with new "
+                         "search code), resumable like any other")
     args = ap.parse_args(argv)
 
     g = get_game(args.game)
@@ -273,7 +276,8 @@ def main(argv: list[str] | None = None) -> None:
     seeds = parse_seeds(args.seeds)
     tag = "-".join([g.name] + [str(v) for v in options.values()])
     Path(args.runs).mkdir(parents=True, exist_ok=True)
-    log = Path(args.runs) / f"{tag}-{args.numbering}-cap{args.cap:g}.jsonl"
+    label = f"-{args.label}" if args.label else ""
+    log = Path(args.runs) / f"{tag}-{args.numbering}-cap{args.cap:g}{label}.jsonl"
     before = load(log)
     retried = sorted(s for s in seeds if s in before and before[s]["verdict"] == "unknown") \
         if args.retry_unknown and not args.report_only else []
