@@ -99,19 +99,27 @@ class Restarts:
     MEMORY_LIMIT (as drive's twin they are then dropped and the main search goes on
     alone).  Every budget must
     be at least 2 nodes (the root plus one), so that every phase makes progress.
+
+    A ladder of narrowed searches (each tries only some moves: ``proves_loss`` False,
+    Great Wheel's twin) passes ``phases``, their number: a phase that runs out of moves
+    then only ends that phase, and after the last phase ``run`` says LOST, which for
+    such a search means "nothing left to try" (``proves_loss`` is False: drive drops it).
     """
 
     def __init__(self, make_phase: Callable[[int], Any], budget: Callable[[int], int],
-                 join_after: int = RELAX_AFTER):
+                 join_after: int = RELAX_AFTER, phases: int | None = None):
         self.join_after = join_after  # as a twin (drive): main-search nodes before it joins
-        self.proves_loss = True  # each phase is complete (its phases must be)
         self.make_phase = make_phase
         self.budget = budget
+        self.phases = phases
         self.phase = 0
         self.done_nodes = 0  # nodes of the abandoned phases
         self.done_dropped = 0  # states their tables did not keep (each phase clears its table)
         self.kept: Progress | None = None  # the best progress of the abandoned phases
         self.current = make_phase(0)
+        self.proves_loss = self.current.proves_loss  # complete phases (forever) or a narrowed ladder
+        if (phases is None) != self.proves_loss:
+            raise ValueError("complete phases go on forever; a ladder of narrowed searches has a length")
 
     @property
     def nodes(self) -> int:
@@ -135,22 +143,32 @@ class Restarts:
                 return None
             left = self.budget(self.phase) - self.current.nodes
             if left <= 0:
-                if self.budget(self.phase + 1) < 2:
-                    raise ValueError("every restart budget must be at least 2 nodes")
-                self.done_nodes += self.current.nodes
-                self.done_dropped += self.current.counters().get("tt_dropped", 0)
-                # the next phase reuses the workspace: keep this one's best if it is better
-                self.kept = better(self.kept, self.current.progress())
-                self.phase += 1
-                self.current = self.make_phase(self.phase)
-                if self.current.start() == WON:  # cannot happen (the root was not won); kept exact
+                if self.phases is not None and self.phase + 1 >= self.phases:
+                    return LOST  # the ladder's last phase is spent: nothing left to try
+                if self._next_phase() == WON:
                     return WON
                 continue
             got = self.current.run(min(left, stop - self.nodes))
             if got == MEMORY_LIMIT and self.current.grow():
                 continue
+            if got == LOST and not self.proves_loss and self.phase + 1 < self.phases:
+                if self._next_phase() == WON:  # a narrowed phase ran out of moves: the next one
+                    return WON
+                continue
             if got is not None:
                 return got
+
+    def _next_phase(self) -> str | None:
+        """Abandon the current phase and start the next (WON if its root is won)."""
+        if self.budget(self.phase + 1) < 2:
+            raise ValueError("every restart budget must be at least 2 nodes")
+        self.done_nodes += self.current.nodes
+        self.done_dropped += self.current.counters().get("tt_dropped", 0)
+        # the next phase reuses the workspace: keep this one's best if it is better
+        self.kept = better(self.kept, self.current.progress())
+        self.phase += 1
+        self.current = self.make_phase(self.phase)
+        return self.current.start()  # WON cannot happen (the root was not won); kept exact
 
     def grow(self) -> bool:
         return False  # each phase grows its own table inside run()

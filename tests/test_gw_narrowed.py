@@ -1,14 +1,20 @@
-"""Great Wheel's narrowed twin (kernel R_STARTERS, searcher.narrowed_twin): a Two or
-Three on the waste top is played at once.  Its wins are wins and agree with the
-unreduced exhaustive reference search; its exhaustion is no loss (a deal below is won
-only by burying a Two), so search.drive drops it instead of calling the deal lost; and
-it fires: it wins a deal the main search alone leaves unknown."""
+"""Great Wheel's narrowed twin (kernel R_NARROW, searcher.narrowed_twin): at level 2
+every waste top that a foundation takes is played at once, at level 1 every Two and
+Three.  Their wins are wins and agree with the unreduced exhaustive reference search;
+their exhaustion is no loss (a deal below is won only by burying a Two), so
+search.drive drops the twin instead of calling the deal lost; and it fires: it wins a
+deal the main search alone leaves unknown."""
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 
+from solver.games.great_wheel import kernel as K
 from solver.games.great_wheel import reference as R
+from solver.games.great_wheel.codec import encode, rules_array, talon_of
 from solver.games.great_wheel.deals import endgame_deal, reduced_deal
 from solver.games.great_wheel.position import GWRules
 from solver.games.great_wheel.searcher import GWSearch, narrowed_twin
@@ -37,27 +43,59 @@ def with_twin(position, rules, max_nodes: int):
 @pytest.mark.parametrize("preset,n", [("pgs", 150), ("pysolfc", 80)])
 def test_narrowed_wins_are_wins_and_the_twin_changes_no_verdict(preset, n):
     rules = GWRules(preset)
-    won_narrowed = exhausted_on_won = decided = 0
+    won = {1: 0, 2: 0}
+    exhausted_on_won = {1: 0, 2: 0}
+    decided = 0
     for position in small_deals(n):
         truth = R.solve_exhaustive(position, rules, max_states=20_000)
         if truth is None:
             continue
         decided += 1
-        search = narrowed_twin(position, rules, 8)
-        got = run_alone(search, 1_000_000)
-        if got == WON:
-            assert truth, position
-            R.verify_win(position, rules, search.line())
-            won_narrowed += 1
-        elif got == LOST and truth:
-            exhausted_on_won += 1
+        for level in (1, 2):
+            search = GWSearch(position, rules, 8, slot="twin", narrow=level)
+            got = run_alone(search, 1_000_000)
+            if got == WON:
+                assert truth, (level, position)
+                R.verify_win(position, rules, search.line())
+                won[level] += 1
+            elif got == LOST and truth:
+                exhausted_on_won[level] += 1
         out = with_twin(position, rules, 2_000_000)
         assert out.verdict == (WON if truth else LOST), (preset, position)
         if out.verdict == WON:
             R.verify_win(position, rules, out.line)
-    assert decided >= n // 2 and won_narrowed >= decided // 3, (decided, won_narrowed)
-    print(preset, decided, "decided;", won_narrowed, "won by the narrowed search;", exhausted_on_won,
-          "won deals it exhausted")
+    assert decided >= n // 2 and min(won.values()) >= decided // 3, (decided, won)
+    print(preset, decided, "decided; won by narrowing 1 / 2:", won[1], won[2], "; won deals they exhausted:",
+          exhausted_on_won[1], exhausted_on_won[2])
+
+
+def kernel_moves(position, narrow: int) -> int:
+    """How many moves the kernel lists in ``position`` at a narrowing level."""
+    moves = np.empty(K.MAX_MOVES_PER_NODE, dtype=np.int64)
+    return K.gen_moves(encode(position), talon_of(position), rules_array(position, PGS, True, narrow), moves, 0)
+
+
+def test_narrowing_lists_only_the_waste_play_where_it_applies():
+    seen = set()
+    rng = random.Random(5)
+    for seed in range(40):
+        here = reduced_deal(seed, 8, 2, 4)
+        for _ in range(60):
+            legal = R.legal_moves(here, PGS)
+            if not legal:
+                break
+            top = here.waste[-1] if here.waste else None
+            plays_top = top is not None and any(m.src == "waste" and m.dst[0] in "EOa" for m in legal)
+            full = kernel_moves(here, 0)
+            if plays_top and full >= 2:
+                starter = top.rank in (2, 3)
+                assert kernel_moves(here, 2) == 1
+                assert kernel_moves(here, 1) == (1 if starter else full)
+                seen.add(starter)
+            elif not plays_top:
+                assert kernel_moves(here, 1) == kernel_moves(here, 2) == full
+            here = R.apply_move(here, PGS, rng.choice(legal))
+    assert seen == {True, False}  # both cases met
 
 
 def test_the_twin_fires_where_the_main_search_alone_does_not():
@@ -73,7 +111,7 @@ def test_narrowed_exhaustion_is_no_loss():
     """Won only by burying a Two: the narrowed search runs out of moves, the deal is won."""
     position = endgame_deal(9031, 30, 2, 4)
     assert R.solve_exhaustive(position, PGS, max_states=2_000_000) is True
-    assert run_alone(narrowed_twin(position, PGS, 8), 1_000_000) == LOST
+    assert run_alone(narrowed_twin(position, PGS, 8), 1_000_000) == LOST  # both levels
     out = with_twin(position, PGS, 1_000_000)
     assert out.verdict == WON and out.proof is None
     R.verify_win(position, PGS, out.line)

@@ -178,6 +178,53 @@ def test_restarts_out_of_memory_end_the_whole_search():
     assert out.verdict == UNKNOWN and out.reason == MEMORY_LIMIT and len(made) == 3
 
 
+def _ladder(works_endings, budgets):
+    """A ladder of narrowed phases (proves_loss False) with the given node budgets."""
+    made = []
+
+    def make(k):
+        work, ending = works_endings(k)
+        made.append(Phase(work, ending, k))
+        made[-1].proves_loss = False
+        return made[-1]
+
+    return Restarts(make, lambda k: budgets[k], phases=len(budgets)), made
+
+
+def test_a_ladder_goes_on_when_a_narrowed_phase_runs_out_of_moves():
+    # phase 0 runs out of moves after 30 nodes (no loss), phase 1 wins after 50
+    r, made = _ladder(lambda k: [(30, LOST), (50, WON)][k], [1000, 1000])
+    r.join_after = 0
+    out = drive(Scripted(10**9, WON, "main"), NO_LIMITS, twin=r)
+    assert out.verdict == WON and out.line == [Move("T1", "F1", None, 1)] and [p.nodes for p in made] == [30, 50]
+
+
+def test_a_spent_ladder_proves_nothing():
+    # phase 0 spends its budget, phase 1 runs out of moves: the ladder says LOST, which as
+    # a twin is dropped (the main search's verdict stands); alone it claims nothing more
+    r, made = _ladder(lambda k: [(10**6, LOST), (40, LOST)][k], [100, 1000])
+    assert not r.proves_loss
+    main = Scripted(10**6, WON, "main")
+    out = drive(main, NO_LIMITS, twin=r)
+    assert out.verdict == WON and out.line == main.line() and [p.nodes for p in made] == [100, 40]
+    r, made = _ladder(lambda k: (10**6, LOST), [100, 200])
+    out = drive(Scripted(10**6, LOST, "main"), NO_LIMITS, twin=r)
+    assert out.verdict == LOST and [p.nodes for p in made] == [100, 200]  # the main search's loss
+
+
+def test_restarts_refuse_a_ladder_without_a_length_and_complete_phases_with_one():
+    with pytest.raises(ValueError, match="ladder"):
+        Restarts(lambda k: _narrowed_phase(), lambda k: 10)  # narrowed phases need a length
+    with pytest.raises(ValueError, match="ladder"):
+        Restarts(lambda k: Phase(10, LOST, k), lambda k: 10, phases=2)
+
+
+def _narrowed_phase() -> Phase:
+    p = Phase(10, LOST, 0)
+    p.proves_loss = False
+    return p
+
+
 def test_a_twin_may_join_at_once():
     main, twin = Scripted(10**9, WON, "main"), Scripted(5000, WON, "twin")
     twin.join_after = 0

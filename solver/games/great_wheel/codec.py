@@ -21,9 +21,9 @@ def talon_of(position: GWPosition) -> np.ndarray:
     return t
 
 
-def rules_array(position: GWPosition, rules: GWRules, prune: bool, starters: bool = False) -> np.ndarray:
-    """The kernel's rules row; ``starters``: the narrowing of the win-finding twin
-    (kernel module doc)."""
+def rules_array(position: GWPosition, rules: GWRules, prune: bool, narrow: int = 0) -> np.ndarray:
+    """The kernel's rules row; ``narrow``: the narrowing level of a win-finding search
+    (kernel module doc; 0 for every other search)."""
     r = np.zeros(K.RULES_LEN, dtype=np.int64)
     r[K.R_RANKS] = position.ranks
     r[K.R_NPILES] = len(position.tableau)
@@ -31,7 +31,7 @@ def rules_array(position: GWPosition, rules: GWRules, prune: bool, starters: boo
     r[K.R_BACK] = int(rules.returns)
     r[K.R_TLEN] = len(position.stock) + len(position.waste)
     r[K.R_FILL] = position.fill
-    r[K.R_STARTERS] = int(starters)
+    r[K.R_NARROW] = narrow
     return r
 
 

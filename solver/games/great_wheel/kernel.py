@@ -67,25 +67,16 @@ No foundation move is forced: with two decks and the automatic refill a "safe" m
 needs a proof we do not have (e.g. an Ace is not safe: colours must alternate; even a
 Two changes which cards a later refill takes from the waste).
 
-Narrowing (``R_STARTERS``, for the win-finding twin only, never the main search): when
-the waste top is a Two or a Three, its play to the Evens/Odds is the only move listed.
-Such a play is always legal (a suit's two Evens piles hold one card per Two of that suit
-on them, so while a Two lies in the waste one of them is empty; the same for Threes), so
-every line of the narrowed search is a legal line and its win a real win (replayed like
-any other).  Its exhaustion proves nothing: burying a Two can be the only way to win,
-because a later refill then takes it instead of a deeper waste card
+Narrowing (``R_NARROW``, for the win-finding twin only, never the main search): at
+level 1, a Two or Three on the waste top is played and nothing else is listed; at level
+2, so is any waste top that a foundation takes.  The move kept is legal, so every line
+of a narrowed search is a legal line and its win a real win (replayed like any other).
+(A Two or Three is in fact always playable: a suit's two Evens piles hold one card per
+Two of that suit on them, so while a Two lies in the waste one of them is empty; the same
+for Threes.)  A narrowed search's exhaustion proves nothing: burying a Two can be the
+only way to win, because a later refill then takes it instead of a deeper waste card
 (tests/test_gw_narrowed.py has such a deal).  The searcher marks such a search
 ``proves_loss = False`` and search.drive drops it when it runs out of moves.
-
-Moves (int64): kind (bits 0-3), a (4-7), b (8-11), score (32+, higher tried first):
-K_DRAW; K_ACE (a = source: pile 0..7 or SRC_WASTE); K_FND (a = source, to the Evens or
-Odds pile of the card's suit that takes it); K_PILE (a = source, b = target pile);
-K_EBACK / K_OBACK (pysolfc: a = 2*suit + k, the Evens/Odds pile's top card to pile b).
-The DFS stack keeps bits 0-11 (int16).
-
-Log rows (int32 x 3) for the winning line: source, target, card (-1 for a draw); places
-0..7 tableau piles, LOC_WASTE, LOC_STOCK, LOC_ACES, LOC_EVENS, LOC_ODDS.  Which Evens or
-Odds pile is meant is decided by the codec (lowest-numbered pile that fits).
 """
 
 from __future__ import annotations
@@ -111,7 +102,7 @@ OD0 = 212
 SLEN = 220
 TALON_MAX = 64
 
-R_RANKS, R_NPILES, R_PRUNE, R_BACK, R_TLEN, R_FILL, R_STARTERS = 0, 1, 2, 3, 4, 5, 6
+R_RANKS, R_NPILES, R_PRUNE, R_BACK, R_TLEN, R_FILL, R_NARROW = 0, 1, 2, 3, 4, 5, 6
 RULES_LEN = 7
 
 K_DRAW, K_ACE, K_FND, K_PILE, K_EBACK, K_OBACK = 0, 1, 2, 3, 4, 5
@@ -328,25 +319,38 @@ def _to_piles(st, rules, moves, n, c, src, src_len, kind, a, first_empty, prune,
 
 
 @njit
+def _foundation_play(st, c):
+    """The kind of the foundation play of card c (K_ACE or K_FND), or -1 if none takes it."""
+    r = c % 13 + 1
+    s = c // 13
+    if r == 1:
+        return K_ACE if (st[ACN] == 0 or st[ACOL] != _red(c)) else -1
+    if r % 2 == 0:
+        h = r // 2 - 1
+        return K_FND if (st[EV0 + 2 * s] == h or st[EV0 + 2 * s + 1] == h) else -1
+    h = (r - 3) // 2
+    return K_FND if (st[OD0 + 2 * s] == h or st[OD0 + 2 * s + 1] == h) else -1
+
+
+@njit
 def gen_moves(st, talon, rules, moves, n0):
     """Write the moves of st into moves[n0:], best first; return the new end.
 
     Without R_PRUNE every legal move is listed (one per distinct result; differential
     tests, perft).  With it, the two symmetry reductions of the module doc apply.
     The order is a heuristic only: foundation plays, then turning a card, then builds.
-    With R_STARTERS a Two or Three on the waste top is played and nothing else is listed
-    (the narrowing of the module doc).
+    With R_NARROW, a waste top that the level narrows to is the only move listed (module
+    doc).
     """
     npiles = rules[R_NPILES]
     prune = rules[R_PRUNE] != 0
     stock_empty = st[ND] >= rules[R_TLEN]
     n = n0
-    if rules[R_STARTERS] != 0 and st[WLEN] > 0:
+    if rules[R_NARROW] != 0 and st[WLEN] > 0:
         c = np.int64(talon[st[WST0 + st[WLEN] - 1]])
-        r = c % 13 + 1
-        base = EV0 if r == 2 else OD0
-        if (r == 2 or r == 3) and (st[base + 2 * (c // 13) + 1] == 0):
-            moves[n] = (np.int64(1000) << 32) | K_FND | (SRC_WASTE << 4)
+        kind = _foundation_play(st, c)
+        if kind >= 0 and (rules[R_NARROW] >= 2 or c % 13 == 1 or c % 13 == 2):
+            moves[n] = (np.int64(1000) << 32) | kind | (SRC_WASTE << 4)
             return n + 1
     first_empty = -1
     for j in range(npiles):
@@ -367,19 +371,9 @@ def gen_moves(st, talon, rules, moves, n0):
             a = src
             c = np.int64(st[P0 + src * CAP + L - 1])
             src_len = np.int64(L)
-        r = c % 13 + 1
-        s = c // 13
-        if r == 1:
-            if st[ACN] == 0 or st[ACOL] != _red(c):
-                n = _push(moves, n, (np.int64(1000) << 32) | K_ACE | (a << 4))
-        elif r % 2 == 0:
-            h = r // 2 - 1
-            if st[EV0 + 2 * s] == h or st[EV0 + 2 * s + 1] == h:
-                n = _push(moves, n, (np.int64(1000) << 32) | K_FND | (a << 4))
-        elif r >= 3:
-            h = (r - 3) // 2
-            if st[OD0 + 2 * s] == h or st[OD0 + 2 * s + 1] == h:
-                n = _push(moves, n, (np.int64(1000) << 32) | K_FND | (a << 4))
+        kind = _foundation_play(st, c)
+        if kind >= 0:
+            n = _push(moves, n, (np.int64(1000) << 32) | kind | (a << 4))
         if stock_empty:
             n = _to_piles(st, rules, moves, n, c, src, src_len, K_PILE, a, first_empty, prune, 100)
     if stock_empty and rules[R_BACK] != 0:

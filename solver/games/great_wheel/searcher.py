@@ -8,6 +8,7 @@ import numpy as np
 
 from ...kernel_search import (KernelSearch, RingGeometry, perft as kernel_perft, ring_workspace, row_keys,
                               successor_rows as kernel_rows, warm_once)
+from ...search import Restarts
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array, talon_of
 from .position import GWPosition, GWRules
@@ -37,36 +38,46 @@ def warm_up() -> None:
 
 
 class GWSearch(KernelSearch):
-    """One search of one position; see search.drive for the protocol.  ``starters``:
-    the narrowed search of the win-finding twin (kernel module doc): its wins are wins,
+    """One search of one position; see search.drive for the protocol.  ``narrow`` > 0:
+    a narrowed search of the win-finding twin (kernel module doc): its wins are wins,
     its exhaustion proves nothing (``proves_loss`` False)."""
 
     K = K
     PACKED_BEST = True
 
     def __init__(self, position: GWPosition, rules: GWRules, tt_mb: float, prune: bool = True,
-                 warm: bool = True, geometry: RingGeometry = Geometry(), slot: str = "main",
-                 starters: bool = False):
+                 warm: bool = True, geometry: RingGeometry = Geometry(), slot: str = "main", narrow: int = 0):
         if warm:
             warm_up()
-        self.proves_loss = not starters
+        self.proves_loss = narrow == 0
         self.to_moves = partial(log_to_moves, root=position)
-        self.setup(encode(position), (talon_of(position),), rules_array(position, rules, prune, starters),
+        self.setup(encode(position), (talon_of(position),), rules_array(position, rules, prune, narrow),
                    f"great-wheel-{slot}-{'-'.join(map(str, geometry))}", lambda: ring_workspace(K, geometry),
                    tt_mb, slot)
 
 
-def narrowed_twin(position: GWPosition, rules: GWRules, tt_mb: float) -> GWSearch:
-    """The twin of the main search (search.drive): a Two or Three on the waste top is
-    always played at once, nothing else is tried there.
+# The twin's ladder: (narrowing level, node budget), narrowest first.
+LADDER = ((2, 1 << 24), (1, 1 << 62))
 
-    Why: on lost deals most of the space is the choice, for each Two and Three that
-    comes up, of playing it or burying it; so the narrowed space is far smaller and a
-    win inside it turns up far sooner (results/great-wheel-search-space.md).  It joins
-    after RELAX_AFTER main-search nodes (easy deals never start it) and is dropped when
-    it runs out of moves.
+
+def narrowed_twin(position: GWPosition, rules: GWRules, tt_mb: float, ladder=LADDER) -> Restarts:
+    """The twin of the main search (search.drive): narrowed searches one after another,
+    narrowest first, each until it wins, runs out of moves or spends its budget.  Level 2
+    plays every waste top that a foundation takes at once; level 1 only the Twos and
+    Threes (kernel module doc).
+
+    Why: on lost deals most of the space is the choice, for each card that comes up
+    playable, of playing it or burying it; the narrowed spaces are hundreds of times
+    smaller, so a win inside them turns up far sooner (results/great-wheel-search-space.md).
+    It joins after RELAX_AFTER main-search nodes (easy deals never start it) and is
+    dropped after its last search: none of them proves a loss.
     """
-    return GWSearch(position, rules, tt_mb, slot="twin", starters=True)
+    warm_up()
+
+    def phase(k: int) -> GWSearch:
+        return GWSearch(position, rules, tt_mb, warm=False, slot="twin", narrow=ladder[k][0])
+
+    return Restarts(phase, lambda k: ladder[k][1], phases=len(ladder))
 
 
 def _kernel_args(position: GWPosition, rules: GWRules, prune: bool):
