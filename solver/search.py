@@ -100,10 +100,12 @@ class Restarts:
     alone).  Every budget must
     be at least 2 nodes (the root plus one), so that every phase makes progress.
 
-    A ladder of narrowed searches (each tries only some moves: ``proves_loss`` False,
-    Great Wheel's twin) passes ``phases``, their number: a phase that runs out of moves
-    then only ends that phase, and after the last phase ``run`` says LOST, which for
-    such a search means "nothing left to try" (``proves_loss`` is False: drive drops it).
+    A phase may be narrowed (it tries only some moves: ``proves_loss`` False): when it
+    runs out of moves, only that phase ends.  A ladder of narrowed phases (Great Wheel's
+    twin) passes ``phases``, their number: after the last one ``run`` says LOST, which
+    then means "nothing left to try" (``proves_loss``, the current phase's, is False:
+    drive drops it).  Without ``phases`` the phases go on forever, and the first LOST of
+    a complete phase is a loss.
     """
 
     def __init__(self, make_phase: Callable[[int], Any], budget: Callable[[int], int],
@@ -117,9 +119,11 @@ class Restarts:
         self.done_dropped = 0  # states their tables did not keep (each phase clears its table)
         self.kept: Progress | None = None  # the best progress of the abandoned phases
         self.current = make_phase(0)
-        self.proves_loss = self.current.proves_loss  # complete phases (forever) or a narrowed ladder
-        if (phases is None) != self.proves_loss:
-            raise ValueError("complete phases go on forever; a ladder of narrowed searches has a length")
+
+    @property
+    def proves_loss(self) -> bool:
+        """Whether LOST from run() is a loss: the current phase's (a spent ladder's is not)."""
+        return self.current.proves_loss
 
     @property
     def nodes(self) -> int:
@@ -144,6 +148,8 @@ class Restarts:
             left = self.budget(self.phase) - self.current.nodes
             if left <= 0:
                 if self.phases is not None and self.phase + 1 >= self.phases:
+                    if self.current.proves_loss:
+                        raise ValueError("only a ladder of narrowed searches ends; complete phases go on")
                     return LOST  # the ladder's last phase is spent: nothing left to try
                 if self._next_phase() == WON:
                     return WON
@@ -151,7 +157,7 @@ class Restarts:
             got = self.current.run(min(left, stop - self.nodes))
             if got == MEMORY_LIMIT and self.current.grow():
                 continue
-            if got == LOST and not self.proves_loss and self.phase + 1 < self.phases:
+            if got == LOST and not self.proves_loss and (self.phases is None or self.phase + 1 < self.phases):
                 if self._next_phase() == WON:  # a narrowed phase ran out of moves: the next one
                     return WON
                 continue
@@ -287,8 +293,6 @@ def drive(kernel: Search, limits: Limits, stop: StopFlag | None = None,
     """
     if relaxed is not None and twin is not None:
         raise ValueError("drive takes a relaxed search or a twin, not both")
-    if not kernel.proves_loss:
-        raise ValueError("the main search must try every legal move (its exhaustion is the loss)")
     second = relaxed if relaxed is not None else twin
     join_after = second.join_after if second is not None else RELAX_AFTER
     t0 = time.perf_counter()
@@ -346,6 +350,8 @@ def drive(kernel: Search, limits: Limits, stop: StopFlag | None = None,
             if verdict == MEMORY_LIMIT:
                 verdict, reason = UNKNOWN, MEMORY_LIMIT
             elif verdict == LOST:
+                if not kernel.proves_loss:  # a programming error, never a verdict
+                    raise ValueError("the main search must try every legal move (its exhaustion is the loss)")
                 proof = "search"
         if verdict is None and limits.timeout is not None and time.perf_counter() - t0 >= limits.timeout:
             verdict, reason = UNKNOWN, TIME_LIMIT

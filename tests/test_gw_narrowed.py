@@ -18,7 +18,7 @@ from solver.games.great_wheel.codec import encode, rules_array, talon_of
 from solver.games.great_wheel.deals import endgame_deal, reduced_deal
 from solver.games.great_wheel.position import GWRules
 from solver.games.great_wheel.searcher import GWSearch, narrowed_twin
-from solver.result import LOST, UNKNOWN, WON
+from solver.result import LOST, MEMORY_LIMIT, UNKNOWN, WON
 from solver.search import Limits, drive
 
 from test_gw_bruteforce import small_deals
@@ -29,7 +29,7 @@ PGS = GWRules("pgs")
 def run_alone(search: GWSearch, max_nodes: int) -> str | None:
     """The narrowed search by itself: WON, LOST (ran out of moves) or None (cap)."""
     got = search.start()
-    while got is None and search.nodes < max_nodes:
+    while (got is None or (got == MEMORY_LIMIT and search.grow())) and search.nodes < max_nodes:
         got = search.run(1 << 14)
     return got
 

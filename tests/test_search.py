@@ -212,17 +212,25 @@ def test_a_spent_ladder_proves_nothing():
     assert out.verdict == LOST and [p.nodes for p in made] == [100, 200]  # the main search's loss
 
 
-def test_restarts_refuse_a_ladder_without_a_length_and_complete_phases_with_one():
+def test_complete_phases_never_end_as_a_spent_ladder():
+    r = Restarts(lambda k: Phase(10**6, LOST, k), lambda k: 10, phases=2)
     with pytest.raises(ValueError, match="ladder"):
-        Restarts(lambda k: _narrowed_phase(), lambda k: 10)  # narrowed phases need a length
-    with pytest.raises(ValueError, match="ladder"):
-        Restarts(lambda k: Phase(10, LOST, k), lambda k: 10, phases=2)
+        drive(Scripted(10**6, WON, "main"), NO_LIMITS, twin=r)
 
 
-def _narrowed_phase() -> Phase:
-    p = Phase(10, LOST, 0)
-    p.proves_loss = False
-    return p
+def test_a_narrowed_phase_before_complete_ones():
+    # phase 0 narrowed runs out of moves (no loss); phase 1, complete, is exhausted: a loss
+    made = []
+
+    def make(k):
+        made.append(Phase(20, LOST, k))
+        made[-1].proves_loss = k > 0
+        return made[-1]
+
+    r = Restarts(make, lambda k: 1000)
+    r.join_after = 0
+    out = drive(Scripted(10**9, WON, "main"), NO_LIMITS, twin=r)
+    assert out.verdict == LOST and out.proof == "search" and len(made) == 2
 
 
 def test_a_twin_may_join_at_once():

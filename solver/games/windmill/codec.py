@@ -16,7 +16,7 @@ def sequence(position: WindmillPosition) -> list[Card]:
 
 
 def rules_array(position: WindmillPosition, rules: WindmillRules, prune: bool, order: int = 0,
-                noise: int = 0, endgame: int | None = None) -> np.ndarray:
+                noise: int = 0, endgame: int | None = None, narrow: int = 0) -> np.ndarray:
     """The kernel's rules row.  ``endgame``: the most stock cards at which the search
     tries the foundation endgame's loss test (endgame.py); None: K.ENDGAME_STOCK when
     pruning, off (-1) otherwise."""
@@ -30,6 +30,7 @@ def rules_array(position: WindmillPosition, rules: WindmillRules, prune: bool, o
     r[K.R_NOISE] = noise
     r[K.R_ENDGAME] = (K.ENDGAME_STOCK if prune else -1) if endgame is None else endgame
     r[K.R_EGNODES] = K.ENDGAME_NODES
+    r[K.R_NARROW] = narrow  # 1: the twin's narrowed phase (kernel module doc)
     return r
 
 

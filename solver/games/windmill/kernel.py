@@ -97,6 +97,13 @@ is exact once the stock is empty and a relaxation before (both proved there), an
 reads the state alone, never the path, so the table's "stored means searched or
 proven lost" keeps every verdict exact.
 
+Narrowing (``R_NARROW`` = 1, for a phase of the win-finding twin only, never the main
+search): the stock is turned only when no cell or waste card can be played to a
+foundation.  Every line it makes is legal, so its win is a win (replayed like any
+other); its exhaustion proves nothing (won deals need turns while a play is open, e.g.
+PySolFC seeds 29, 79 and 119, results/windmill-narrowed-twin.md): the searcher marks
+it ``proves_loss = False``.
+
 Moves (int64): src (bits 0-3: cells 0..7, WASTE 8, king piles 9..12, CENTRE 13, STOCK
 14 = turn a card), dst (bits 4-7: CENTRE, a king pile, or WASTE for a turn), score
 (bits 32+, higher first; ordering only, never a verdict).  The DFS stack keeps bits
@@ -128,8 +135,8 @@ SEQ_MAX = 104
 
 WASTE, KING0, CENTRE, STOCK = 8, 9, 13, 14
 
-R_RANKS, R_NCELLS, R_STRICT, R_PRUNE, R_NSEQ, R_ORDER, R_NOISE, R_ENDGAME, R_EGNODES = 0, 1, 2, 3, 4, 5, 6, 7, 8
-RULES_LEN = 9
+R_RANKS, R_NCELLS, R_STRICT, R_PRUNE, R_NSEQ, R_ORDER, R_NOISE, R_ENDGAME, R_EGNODES, R_NARROW = range(10)
+RULES_LEN = 10
 # the foundation endgame's loss test (endgame.py) runs on entered states with at most
 # ENDGAME_STOCK cards in the stock (-1: never), each try at most ENDGAME_NODES of E's
 # states.  Off by default: it is sound but cost more time than it saved
@@ -408,7 +415,13 @@ def gen_moves(st, seq, rules, moves, n0):
                 if t % 13 + 1 != r + 1:
                     continue
             n = _push(moves, n, (np.int64(base + (50 if kings_first else 40)) << 32) | src | ((KING0 + k) << 4))
-    if st[TURNED] < rules[R_NSEQ]:
+    turn = st[TURNED] < rules[R_NSEQ]
+    if turn and rules[R_NARROW] != 0:
+        for x in range(n0, n):
+            if (moves[x] & 15) <= WASTE:  # a cell or waste card can be played: no turn
+                turn = False
+                break
+    if turn:
         n = _push(moves, n, (np.int64(200 if kings_first else 10) << 32) | STOCK | (WASTE << 4))
     if rules[R_NOISE] > 0:
         base = noise_base(rules[R_NOISE], np.int64(st[TURNED]) | (np.int64(st[CLEN]) << 8) | (np.int64(st[WLEN]) << 16))

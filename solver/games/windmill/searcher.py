@@ -43,11 +43,12 @@ class WindmillSearch(KernelSearch):
 
     def __init__(self, position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
                  warm: bool = True, slot: str = "main", depth: int = MAX_DEPTH, order: int = 0, noise: int = 0,
-                 endgame: int | None = None):
+                 endgame: int | None = None, narrow: int = 0):
         if warm:
             warm_up()
+        self.proves_loss = narrow == 0  # narrow 1: the twin's narrowed phase (kernel module doc)
         root, seq = encode(position, rules)
-        self.setup(root, (seq,), rules_array(position, rules, prune, order, noise, endgame),
+        self.setup(root, (seq,), rules_array(position, rules, prune, order, noise, endgame, narrow),
                    f"windmill-{slot}-{depth}", lambda: _workspace(depth), tt_mb, slot)
 
     def counters(self) -> dict[str, int]:
@@ -59,27 +60,43 @@ class WindmillSearch(KernelSearch):
 
 
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
+NARROW_NODES = 1 << 22  # the budget of the twin's first, narrowed phase
 
 
 def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
-             slot: str = "twin", unit: int = RESTART_UNIT, endgame: int | None = None) -> Restarts:
-    """The twin of the main search (order 0, kept to the end): restarted searches with
-    Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), phase k in order (k + 1) mod 2
-    with score noise k (phase 0 is plain order 1).
+             slot: str = "twin", unit: int = RESTART_UNIT, endgame: int | None = None,
+             narrow_nodes: int = NARROW_NODES) -> Restarts:
+    """The twin of the main search (order 0, kept to the end): restarted complete
+    searches with Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), the j-th in order
+    (j + 1) mod 2 with score noise j (the first is plain order 1); after the first, one
+    narrowed search (kernel R_NARROW: the stock is turned only when no cell or waste card
+    can be played) of at most ``narrow_nodes`` nodes (0: none), which ends early if it
+    runs out of moves and then proves nothing.
 
     Why: the orders' run times are heavy-tailed, and restarts in shuffled orders win
-    many deals that both plain orders leave unknown (docs/measurements.md).  Every
-    phase is complete on its own (search.Restarts).  The twin joins at once
-    (``join_after=0``): phase 0 is the plain order 1, which wins some deals early that
-    order 0 finds late.
+    many deals that both plain orders leave unknown (docs/measurements.md).  The
+    narrowed search explores a far smaller space and wins some deals that every complete
+    order leaves unknown (results/windmill-narrowed-twin.md); it comes second so that
+    the deals plain order 1 wins early keep their time.  Every other phase is complete
+    on its own (search.Restarts).  The twin joins at once (``join_after=0``).
     """
     warm_up()
+    narrowed = 1 if narrow_nodes > 0 else -1  # the narrowed phase's index
+
+    def complete(k: int) -> int:
+        return k - 1 if narrowed >= 0 and k > narrowed else k  # the k-th phase's index j
 
     def phase(k: int) -> WindmillSearch:
-        return WindmillSearch(position, rules, tt_mb, prune, warm=False, slot=slot, order=(k + 1) % 2, noise=k,
+        if k == narrowed:
+            return WindmillSearch(position, rules, tt_mb, prune, warm=False, slot=slot, endgame=endgame, narrow=1)
+        j = complete(k)
+        return WindmillSearch(position, rules, tt_mb, prune, warm=False, slot=slot, order=(j + 1) % 2, noise=j,
                               endgame=endgame)
 
-    return Restarts(phase, lambda k: unit * luby(k + 1), join_after=0)
+    def budget(k: int) -> int:
+        return narrow_nodes if k == narrowed else unit * luby(complete(k) + 1)
+
+    return Restarts(phase, budget, join_after=0)
 
 
 # ----------------------------------------------------------------- for tests
