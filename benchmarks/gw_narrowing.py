@@ -1,7 +1,8 @@
 """Great Wheel: where a search's positions lie, and what the narrowed twin saves (run by hand).
 
     python benchmarks/gw_narrowing.py space 180            # stored positions of one search
-    python benchmarks/gw_narrowing.py compare 180,51,466   # main search vs narrowed search
+    python benchmarks/gw_narrowing.py compare 180,51,466   # main search vs narrowed searches
+    python benchmarks/gw_narrowing.py compare results/runs/great-wheel-pgs-pysolfc-cap60.jsonl --levels 2 --cap 10
 
 ``space`` runs the main search of a deal to its end (or ``--cap`` seconds) and reads its
 transposition table back: the positions stored per number of talon cards turned, the
@@ -18,8 +19,10 @@ wins are replayed.  ``--levels`` picks the searches (0 is the main search).
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 
@@ -90,17 +93,28 @@ def compare(seeds: list[int], rules: GWRules, cap: float, tt_mb: float, levels: 
         print(f"| {seed} | " + " | ".join(cells) + " |", flush=True)
 
 
+def unknown_seeds(rows_file: str) -> list[int]:
+    """The seeds whose last row in a bench_game.py rows file is unknown."""
+    last = {}
+    for line in Path(rows_file).read_text().splitlines():
+        if line.strip():
+            row = json.loads(line)
+            last[row["seed"]] = row["verdict"]
+    return sorted(seed for seed, verdict in last.items() if verdict == "unknown")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=("space", "compare"))
-    ap.add_argument("seeds", help="comma-separated PySolFC game numbers")
+    ap.add_argument("seeds", help="comma-separated PySolFC game numbers, or a benchmark's rows file "
+                                  "(results/runs/*.jsonl): its unknown seeds")
     ap.add_argument("--rules", default="pgs")
     ap.add_argument("--cap", type=float, default=120.0, help="seconds per search")
     ap.add_argument("--tt-mb", type=float, default=4096)
     ap.add_argument("--levels", default="0,1,2", help="compare: narrowing levels to run (0: the main search)")
     args = ap.parse_args()
     rules = GWRules(args.rules)
-    seeds = [int(s) for s in args.seeds.split(",")]
+    seeds = unknown_seeds(args.seeds) if args.seeds.endswith(".jsonl") else [int(s) for s in args.seeds.split(",")]
     if args.what == "space":
         for seed in seeds:
             space(seed, rules, args.cap, args.tt_mb)
