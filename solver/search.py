@@ -86,13 +86,13 @@ def luby(i: int) -> int:
 
 
 class Restarts:
-    """A portfolio in time: a sequence of complete depth-first searches of one position.
+    """A portfolio in time: a sequence of depth-first searches of one position.
 
     ``make_phase(k)`` builds phase k's search (its own move order, a cleared table);
     phase k may make ``budget(k)`` nodes, then it is abandoned and phase k + 1 starts
-    from the root.  Each phase is a complete search on its own, so a phase's win is a
-    win (with its line) and a phase that runs out of moves has exhausted the space:
-    LOST.  Abandoning a phase proves nothing.  Why: depth-first search times are
+    from the root.  A phase's win is a win (with its line).  A complete phase (every
+    legal move tried) that runs out of moves has exhausted the space: LOST; a narrowed
+    one only ends (below).  Abandoning a phase proves nothing.  Why: depth-first search times are
     heavy-tailed in the move order, so many short searches in different orders find
     wins that one long search misses (measured per game, see the callers).  A phase
     whose DFS stack fills (a full table evicts, tt.py) ends the restarts with
@@ -339,7 +339,7 @@ def drive(kernel: Search, limits: Limits, stop: StopFlag | None = None,
         turn += 1
         if helper is not None and turn % 2 == 0:
             got = helper.step(cap)
-            if got == LOST and (relaxed is not None or second.proves_loss):
+            if got == LOST and second.proves_loss:
                 verdict, proof = LOST, "relaxed-rules" if relaxed is not None else "search"
             elif got == WON and twin is not None:
                 verdict, winner = WON, twin

@@ -65,12 +65,15 @@ def narrowed(work: int, ending: str) -> Scripted:
 
 
 def test_narrowed_twin_exhausted_proves_nothing_and_is_dropped():
-    main = Scripted(400_000, WON, "main")
-    out = drive(main, NO_LIMITS, twin=narrowed(70_000, LOST))
+    main, twin = Scripted(400_000, WON, "main"), narrowed(5_000, LOST)
+    twin.join_after = 0
+    out = drive(main, NO_LIMITS, twin=twin)
+    assert twin.nodes == 5_000  # it ran out of moves, long before the main search won
     assert out.verdict == WON and out.line == main.line() and main.nodes == 400_000
-    out = drive(Scripted(10**9, WON, "main"), Limits(max_nodes=500_000, timeout=None, tt_mb=1),
-                twin=narrowed(70_000, LOST))
-    assert out.verdict == UNKNOWN and out.reason == NODE_LIMIT and out.proof is None
+    twin = narrowed(5_000, LOST)
+    twin.join_after = 0
+    out = drive(Scripted(10**9, WON, "main"), Limits(max_nodes=500_000, timeout=None, tt_mb=1), twin=twin)
+    assert twin.nodes == 5_000 and out.verdict == UNKNOWN and out.reason == NODE_LIMIT and out.proof is None
 
 
 def test_narrowed_twin_win_is_a_win():
@@ -209,7 +212,8 @@ def test_a_spent_ladder_proves_nothing():
     assert out.verdict == WON and out.line == main.line() and [p.nodes for p in made] == [100, 40]
     r, made = _ladder(lambda k: (10**6, LOST), [100, 200])
     out = drive(Scripted(10**6, LOST, "main"), NO_LIMITS, twin=r)
-    assert out.verdict == LOST and [p.nodes for p in made] == [100, 200]  # the main search's loss
+    assert out.verdict == LOST and [p.nodes for p in made] == [100, 200]
+    assert out.nodes >= 10**6  # the main search's loss, not the spent ladder's
 
 
 def test_complete_phases_never_end_as_a_spent_ladder():

@@ -64,3 +64,19 @@ def test_the_narrowed_phase_fires_on_a_full_deal():
     search = WindmillSearch(position, rules, 256, slot="tests", narrow=1)
     assert run_alone(search, 1_500_000) == WON
     ref.verify_win(position, rules, search.line())
+
+
+def test_the_twins_schedule():
+    """Phase 0 plain order 1; phase 1 narrowed (4 M nodes); then the complete restarts
+    in shifted order: the j-th complete phase in order (j + 1) mod 2 with noise j."""
+    from solver.games.windmill import kernel as K
+    from solver.games.windmill.searcher import NARROW_NODES, RESTART_UNIT, restarts
+    from solver.search import luby
+    twin = restarts(windmill_deal(1), WindmillRules(), 4)
+    rows = [(int(twin.make_phase(k).r[K.R_NARROW]), int(twin.make_phase(k).r[K.R_ORDER]),
+             int(twin.make_phase(k).r[K.R_NOISE]), twin.budget(k)) for k in range(5)]
+    assert rows == [(0, 1, 0, RESTART_UNIT), (1, 0, 0, NARROW_NODES), (0, 0, 1, RESTART_UNIT),
+                    (0, 1, 2, 2 * RESTART_UNIT), (0, 0, 3, RESTART_UNIT * luby(4))]
+    assert [twin.make_phase(k).proves_loss for k in range(3)] == [True, False, True]
+    with pytest.raises(ValueError, match="at least 2"):
+        restarts(windmill_deal(1), WindmillRules(), 4, narrow_nodes=1)

@@ -69,8 +69,9 @@ class Game(Protocol):
     - ``adapter(rules)``: which adapter plays a rule set (Windmill's welford preset is
       a sub-package of its own); every other member is read from that adapter.
     - ``twin`` / ``relaxation``: the optional second search ``search.drive`` runs beside
-      the main one (a search in another move order; the rules loosened so that its
-      exhaustion proves a loss), or None.
+      the main one (searches in other move orders, or narrowed ones whose wins count and
+      whose exhaustion proves nothing; the rules loosened so that its exhaustion proves a
+      loss), or None.
     """
 
     name: str

@@ -76,7 +76,18 @@ Two of that suit on them, so while a Two lies in the waste one of them is empty;
 for Threes.)  A narrowed search's exhaustion proves nothing: burying a Two can be the
 only way to win, because a later refill then takes it instead of a deeper waste card
 (tests/test_gw_narrowed.py has such a deal).  The searcher marks such a search
-``proves_loss = False`` and search.drive drops it when it runs out of moves.
+``proves_loss = False``: running out of moves only ends that level of the twin's ladder
+(searcher.narrowed_twin), and search.drive drops the spent ladder.
+
+Moves (int64): kind (bits 0-3), a (4-7), b (8-11), score (32+, higher tried first):
+K_DRAW; K_ACE (a = source: pile 0..7 or SRC_WASTE); K_FND (a = source, to the Evens or
+Odds pile of the card's suit that takes it); K_PILE (a = source, b = target pile);
+K_EBACK / K_OBACK (pysolfc: a = 2*suit + k, the Evens/Odds pile's top card to pile b).
+The DFS stack keeps bits 0-11 (int16).
+
+Log rows (int32 x 3) for the winning line: source, target, card (-1 for a draw); places
+0..7 tableau piles, LOC_WASTE, LOC_STOCK, LOC_ACES, LOC_EVENS, LOC_ODDS.  Which Evens or
+Odds pile is meant is decided by the codec (lowest-numbered pile that fits).
 """
 
 from __future__ import annotations

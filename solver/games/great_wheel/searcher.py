@@ -70,7 +70,9 @@ def narrowed_twin(position: GWPosition, rules: GWRules, tt_mb: float, ladder=LAD
     playable, of playing it or burying it; the narrowed spaces are hundreds of times
     smaller, so a win inside them turns up far sooner (results/great-wheel-search-space.md).
     It joins after RELAX_AFTER main-search nodes (easy deals never start it) and is
-    dropped after its last search: none of them proves a loss.
+    dropped after its last search, or when a search fills its DFS stack (MEMORY_LIMIT,
+    as any twin): none of them proves a loss.  (Batches count its table and stack in
+    their memory sizing, so the main search's table may be smaller when memory is tight.)
     """
     warm_up()
 

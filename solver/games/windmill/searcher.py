@@ -80,6 +80,8 @@ def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, pru
     the deals plain order 1 wins early keep their time.  Every other phase is complete
     on its own (search.Restarts).  The twin joins at once (``join_after=0``).
     """
+    if 0 < narrow_nodes < 2:
+        raise ValueError("the narrowed phase needs a budget of at least 2 nodes (0: none)")
     warm_up()
     narrowed = 1 if narrow_nodes > 0 else -1  # the narrowed phase's index
 
