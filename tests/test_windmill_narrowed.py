@@ -67,7 +67,7 @@ def test_the_narrowed_phase_fires_on_a_full_deal():
 
 
 def test_the_twins_schedule():
-    """Phase 0 plain order 1; phase 1 narrowed (4 M nodes); then the complete restarts
+    """Phase 0 plain order 1; phase 1 narrowed (NARROW_NODES); then the complete restarts
     in shifted order: the j-th complete phase in order (j + 1) mod 2 with noise j."""
     from solver.games.windmill import kernel as K
     from solver.games.windmill.searcher import NARROW_NODES, RESTART_UNIT, restarts

@@ -60,7 +60,7 @@ class WindmillSearch(KernelSearch):
 
 
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
-NARROW_NODES = 1 << 22  # the budget of the twin's first, narrowed phase
+NARROW_NODES = 1 << 20  # the budget of the twin's narrowed phase (its second)
 
 
 def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
