@@ -67,12 +67,16 @@ def test_the_narrowed_phase_fires_on_a_full_deal():
 
 
 def test_the_twins_schedule():
-    """Phase 0 plain order 1; phase 1 narrowed (NARROW_NODES); then the complete restarts
-    in shifted order: the j-th complete phase in order (j + 1) mod 2 with noise j."""
+    """By default no narrowed phase.  With one: phase 0 plain order 1; phase 1 narrowed;
+    then the complete restarts shifted: the j-th complete phase in order (j + 1) mod 2
+    with noise j."""
     from solver.games.windmill import kernel as K
     from solver.games.windmill.searcher import NARROW_NODES, RESTART_UNIT, restarts
     from solver.search import luby
-    twin = restarts(windmill_deal(1), WindmillRules(), 4)
+    plain = restarts(windmill_deal(1), WindmillRules(), 4)  # the default: no narrowed phase
+    assert [int(plain.make_phase(k).r[K.R_NARROW]) for k in range(3)] == [0, 0, 0]
+    assert [int(plain.make_phase(k).r[K.R_NOISE]) for k in range(3)] == [0, 1, 2]
+    twin = restarts(windmill_deal(1), WindmillRules(), 4, narrow_nodes=NARROW_NODES)
     rows = [(int(twin.make_phase(k).r[K.R_NARROW]), int(twin.make_phase(k).r[K.R_ORDER]),
              int(twin.make_phase(k).r[K.R_NOISE]), twin.budget(k)) for k in range(5)]
     assert rows == [(0, 1, 0, RESTART_UNIT), (1, 0, 0, NARROW_NODES), (0, 0, 1, RESTART_UNIT),

@@ -40,7 +40,7 @@ class Windmill(GameAdapter):
     @staticmethod
     def twin(position, rules: WindmillRules, tt_mb: float):
         """The search run alongside the main one (search.drive): Luby restarts in
-        shuffled move orders, the second of them narrowed (searcher.restarts)."""
+        shuffled move orders (searcher.restarts)."""
         from .searcher import restarts
         return restarts(position, rules, tt_mb)
 

@@ -60,25 +60,25 @@ class WindmillSearch(KernelSearch):
 
 
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
-NARROW_NODES = 1 << 20  # the budget of the twin's narrowed phase (its second)
+NARROW_NODES = 1 << 20  # a budget for the twin's narrowed phase, when one is asked for (off by default)
 
 
 def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
              slot: str = "twin", unit: int = RESTART_UNIT, endgame: int | None = None,
-             narrow_nodes: int = NARROW_NODES) -> Restarts:
+             narrow_nodes: int = 0) -> Restarts:
     """The twin of the main search (order 0, kept to the end): restarted complete
     searches with Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), the j-th in order
-    (j + 1) mod 2 with score noise j (the first is plain order 1); after the first, one
-    narrowed search (kernel R_NARROW: the stock is turned only when no cell or waste card
-    can be played) of at most ``narrow_nodes`` nodes (0: none), which ends early if it
-    runs out of moves and then proves nothing.
+    (j + 1) mod 2 with score noise j (the first is plain order 1).  With ``narrow_nodes``
+    > 0, one narrowed search (kernel R_NARROW: the stock is turned only when no cell or
+    waste card can be played) of at most that many nodes comes after the first; it ends
+    early if it runs out of moves, and then proves nothing.
 
     Why: the orders' run times are heavy-tailed, and restarts in shuffled orders win
     many deals that both plain orders leave unknown (docs/measurements.md).  The
-    narrowed search explores a far smaller space and wins some deals that every complete
-    order leaves unknown (results/windmill-narrowed-twin.md); it comes second so that
-    the deals plain order 1 wins early keep their time.  Every other phase is complete
-    on its own (search.Restarts).  The twin joins at once (``join_after=0``).
+    narrowed phase is off by default: it wins a few deals that every complete order
+    leaves unknown, but on seeds 1..200 it won none and cost time
+    (results/windmill-narrowed-twin.md).  Every complete phase is a complete search on
+    its own (search.Restarts).  The twin joins at once (``join_after=0``).
     """
     if 0 < narrow_nodes < 2:
         raise ValueError("the narrowed phase needs a budget of at least 2 nodes (0: none)")
