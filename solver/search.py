@@ -91,17 +91,16 @@ class Restarts:
     ``make_phase(k)`` builds phase k's search (its own move order, a cleared table);
     phase k may make ``budget(k)`` nodes, then it is abandoned and phase k + 1 starts
     from the root.  A phase's win is a win (with its line).  A complete phase (every
-    legal move tried) that runs out of moves has exhausted the space: LOST; a narrowed
-    one only ends (below).  Abandoning a phase proves nothing.  Why: depth-first search times are
-    heavy-tailed in the move order, so many short searches in different orders find
-    wins that one long search misses (measured per game, see the callers).  A phase
-    whose DFS stack fills (a full table evicts, tt.py) ends the restarts with
-    MEMORY_LIMIT (as drive's twin they are then dropped and the main search goes on
-    alone).  Every budget must
-    be at least 2 nodes (the root plus one), so that every phase makes progress.
+    legal move tried) that runs out of moves has exhausted the space: LOST.  Abandoning
+    a phase proves nothing.  Why: depth-first search times are heavy-tailed in the move
+    order, so many short searches in different orders find wins that one long search
+    misses (measured per game, see the callers).  A phase whose DFS stack fills (a full
+    table evicts, tt.py) ends the restarts with MEMORY_LIMIT (as drive's twin they are
+    then dropped and the main search goes on alone).  Every budget must be at least 2
+    nodes (the root plus one), so that every phase makes progress.
 
     A phase may be narrowed (it tries only some moves: ``proves_loss`` False): when it
-    runs out of moves, only that phase ends.  A ladder of narrowed phases (Great Wheel's
+    runs out of moves, that phase ends as if its budget were spent.  A ladder of narrowed phases (Great Wheel's
     twin) passes ``phases``, their number: after the last one ``run`` says LOST, which
     then means "nothing left to try" (``proves_loss``, the current phase's, is False:
     drive drops it).  Without ``phases`` the phases go on forever, and the first LOST of
@@ -146,35 +145,29 @@ class Restarts:
             if self.nodes >= stop:  # checked first: a new phase's root counts as a node
                 return None
             left = self.budget(self.phase) - self.current.nodes
-            if left <= 0:
-                if self.phases is not None and self.phase + 1 >= self.phases:
-                    if self.current.proves_loss:
-                        raise ValueError("only a ladder of narrowed searches ends; complete phases go on")
-                    return LOST  # the ladder's last phase is spent: nothing left to try
-                if self._next_phase() == WON:
-                    return WON
-                continue
-            got = self.current.run(min(left, stop - self.nodes))
-            if got == MEMORY_LIMIT and self.current.grow():
-                continue
-            if got == LOST and not self.proves_loss and (self.phases is None or self.phase + 1 < self.phases):
-                if self._next_phase() == WON:  # a narrowed phase ran out of moves: the next one
-                    return WON
-                continue
-            if got is not None:
-                return got
-
-    def _next_phase(self) -> str | None:
-        """Abandon the current phase and start the next (WON if its root is won)."""
-        if self.budget(self.phase + 1) < 2:
-            raise ValueError("every restart budget must be at least 2 nodes")
-        self.done_nodes += self.current.nodes
-        self.done_dropped += self.current.counters().get("tt_dropped", 0)
-        # the next phase reuses the workspace: keep this one's best if it is better
-        self.kept = better(self.kept, self.current.progress())
-        self.phase += 1
-        self.current = self.make_phase(self.phase)
-        return self.current.start()  # WON cannot happen (the root was not won); kept exact
+            if left > 0:
+                got = self.current.run(min(left, stop - self.nodes))
+                if got == MEMORY_LIMIT and self.current.grow():
+                    continue
+                if got != LOST or self.proves_loss:
+                    if got is not None:
+                        return got
+                    continue
+                # a narrowed phase that ran out of moves ends as a spent one does
+            if self.phases is not None and self.phase + 1 >= self.phases:
+                if self.current.proves_loss:
+                    raise ValueError("only a ladder of narrowed searches ends; complete phases go on")
+                return LOST  # the ladder's last phase has ended: nothing left to try
+            if self.budget(self.phase + 1) < 2:
+                raise ValueError("every restart budget must be at least 2 nodes")
+            self.done_nodes += self.current.nodes
+            self.done_dropped += self.current.counters().get("tt_dropped", 0)
+            # the next phase reuses the workspace: keep this one's best if it is better
+            self.kept = better(self.kept, self.current.progress())
+            self.phase += 1
+            self.current = self.make_phase(self.phase)
+            if self.current.start() == WON:  # cannot happen (the root was not won); kept exact
+                return WON
 
     def grow(self) -> bool:
         return False  # each phase grows its own table inside run()

@@ -245,7 +245,7 @@ def test_restarts_of_a_real_game_keep_an_abandoned_phases_line():
     later phases have overwritten; its line still replays to its count."""
     rules = WindmillRules("pysolfc")
     position = windmill_deal(2)
-    r = restarts(position, rules, TT, unit=3000, narrow_nodes=3000)
+    r = restarts(position, rules, TT, unit=3000)
     out = drive(r, Limits(max_nodes=60_000, tt_mb=TT))
     assert out.verdict == UNKNOWN and r.phase >= 5 and r.kept is not None
     assert out.best.cards == r.best_cards() >= r.kept.cards

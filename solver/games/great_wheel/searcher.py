@@ -66,9 +66,9 @@ def narrowed_twin(position: GWPosition, rules: GWRules, tt_mb: float, ladder=LAD
     plays every waste top that a foundation takes at once; level 1 only the Twos and
     Threes (kernel module doc).
 
-    Why: on lost deals most of the space is the choice, for each card that comes up
-    playable, of playing it or burying it; the narrowed spaces are hundreds of times
-    smaller, so a win inside them turns up far sooner (results/great-wheel-search-space.md).
+    Why: on the lost deals measured most of the space is the choice, for each card that
+    comes up playable, of playing it or burying it; the narrowed spaces are far smaller,
+    so a win inside them turns up far sooner (results/great-wheel-search-space.md).
     It joins after RELAX_AFTER main-search nodes (easy deals never start it) and is
     dropped after its last search, or when a search fills its DFS stack (MEMORY_LIMIT,
     as any twin): none of them proves a loss.  (Batches count its table and stack in

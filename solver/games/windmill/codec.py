@@ -30,7 +30,7 @@ def rules_array(position: WindmillPosition, rules: WindmillRules, prune: bool, o
     r[K.R_NOISE] = noise
     r[K.R_ENDGAME] = (K.ENDGAME_STOCK if prune else -1) if endgame is None else endgame
     r[K.R_EGNODES] = K.ENDGAME_NODES
-    r[K.R_NARROW] = narrow  # 1: the twin's narrowed phase (kernel module doc)
+    r[K.R_NARROW] = narrow  # 1: a narrowed search (kernel module doc)
     return r
 
 

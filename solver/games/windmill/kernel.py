@@ -97,12 +97,12 @@ is exact once the stock is empty and a relaxation before (both proved there), an
 reads the state alone, never the path, so the table's "stored means searched or
 proven lost" keeps every verdict exact.
 
-Narrowing (``R_NARROW`` = 1, for a phase of the win-finding twin only, never the main
-search): the stock is turned only when no cell or waste card can be played to a
-foundation.  Every line it makes is legal, so its win is a win (replayed like any
-other); its exhaustion proves nothing (won deals need turns while a play is open, e.g.
-PySolFC seeds 29, 79 and 119, results/windmill-narrowed-twin.md): the searcher marks
-it ``proves_loss = False``.
+Narrowing (``R_NARROW`` = 1, never the main search): the stock is turned only when no
+cell or waste card can be played to a foundation.  Every line it makes is legal, so its
+win is a win (replayed like any other); its exhaustion proves nothing (won deals need
+turns while a play is open, e.g. PySolFC seeds 29, 79 and 119): the searcher marks it
+``proves_loss = False``.  Measured as a phase of the twin, it won nothing there, so no
+search uses it by default (results/windmill-narrowed-twin.md).
 
 Moves (int64): src (bits 0-3: cells 0..7, WASTE 8, king piles 9..12, CENTRE 13, STOCK
 14 = turn a card), dst (bits 4-7: CENTRE, a king pile, or WASTE for a turn), score

@@ -46,7 +46,7 @@ class WindmillSearch(KernelSearch):
                  endgame: int | None = None, narrow: int = 0):
         if warm:
             warm_up()
-        self.proves_loss = narrow == 0  # narrow 1: the twin's narrowed phase (kernel module doc)
+        self.proves_loss = narrow == 0  # narrow 1: a narrowed search (kernel module doc)
         root, seq = encode(position, rules)
         self.setup(root, (seq,), rules_array(position, rules, prune, order, noise, endgame, narrow),
                    f"windmill-{slot}-{depth}", lambda: _workspace(depth), tt_mb, slot)
@@ -60,45 +60,28 @@ class WindmillSearch(KernelSearch):
 
 
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
-NARROW_NODES = 1 << 20  # a budget for the twin's narrowed phase, when one is asked for (off by default)
 
 
 def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
-             slot: str = "twin", unit: int = RESTART_UNIT, endgame: int | None = None,
-             narrow_nodes: int = 0) -> Restarts:
-    """The twin of the main search (order 0, kept to the end): restarted complete
-    searches with Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), the j-th in order
-    (j + 1) mod 2 with score noise j (the first is plain order 1).  With ``narrow_nodes``
-    > 0, one narrowed search (kernel R_NARROW: the stock is turned only when no cell or
-    waste card can be played) of at most that many nodes comes after the first; it ends
-    early if it runs out of moves, and then proves nothing.
+             slot: str = "twin", unit: int = RESTART_UNIT, endgame: int | None = None) -> Restarts:
+    """The twin of the main search (order 0, kept to the end): restarted searches with
+    Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), phase k in order (k + 1) mod 2
+    with score noise k (phase 0 is plain order 1).
 
     Why: the orders' run times are heavy-tailed, and restarts in shuffled orders win
-    many deals that both plain orders leave unknown (docs/measurements.md).  The
-    narrowed phase is off by default: it wins a few deals that every complete order
-    leaves unknown, but on seeds 1..200 it won none and cost time
-    (results/windmill-narrowed-twin.md).  Every complete phase is a complete search on
-    its own (search.Restarts).  The twin joins at once (``join_after=0``).
+    many deals that both plain orders leave unknown (docs/measurements.md).  Every
+    phase is complete on its own (search.Restarts).  The twin joins at once
+    (``join_after=0``): phase 0 is the plain order 1, which wins some deals early that
+    order 0 finds late.  (A narrowed phase, kernel R_NARROW, was measured here and won
+    nothing on seeds 1..200: results/windmill-narrowed-twin.md.)
     """
-    if 0 < narrow_nodes < 2:
-        raise ValueError("the narrowed phase needs a budget of at least 2 nodes (0: none)")
     warm_up()
-    narrowed = 1 if narrow_nodes > 0 else -1  # the narrowed phase's index
-
-    def complete(k: int) -> int:
-        return k - 1 if narrowed >= 0 and k > narrowed else k  # the k-th phase's index j
 
     def phase(k: int) -> WindmillSearch:
-        if k == narrowed:
-            return WindmillSearch(position, rules, tt_mb, prune, warm=False, slot=slot, endgame=endgame, narrow=1)
-        j = complete(k)
-        return WindmillSearch(position, rules, tt_mb, prune, warm=False, slot=slot, order=(j + 1) % 2, noise=j,
+        return WindmillSearch(position, rules, tt_mb, prune, warm=False, slot=slot, order=(k + 1) % 2, noise=k,
                               endgame=endgame)
 
-    def budget(k: int) -> int:
-        return narrow_nodes if k == narrowed else unit * luby(complete(k) + 1)
-
-    return Restarts(phase, budget, join_after=0)
+    return Restarts(phase, lambda k: unit * luby(k + 1), join_after=0)
 
 
 # ----------------------------------------------------------------- for tests
