@@ -149,7 +149,9 @@ def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", dea
     kernel = g.searcher(position, rules, tt_mb)
     looser = g.relaxation(rules) if g.relaxation is not None else None
     relaxed = g.searcher(position, looser, tt_mb, slot="relaxed") if looser is not None else None
-    twin = g.twin(position, rules, tt_mb) if relaxed is None and g.twin is not None else None
+    if relaxed is None and g.loss_proof is not None:
+        relaxed = g.loss_proof(position, rules)
+    twin = g.twin(position, rules, tt_mb) if g.twin is not None else None
     before = _counters(kernel, twin)
     out = drive(kernel, limits, stop, relaxed, twin, progress)
     counters = {k: v - before.get(k, 0) for k, v in _counters(kernel, twin).items()}

@@ -238,6 +238,9 @@ def _print_result(g, rules, position, result, deal_file, numbering, as_json, sho
         verdict += ", line verified by the reference engine"
     if result.proof == "relaxed-rules":
         verdict += " (proved under looser rules that allow every line of these: no line wins)"
+    elif result.proof == "low-cards-released":
+        verdict += (" (proved in a looser game whose Aces, Twos and Threes never block the waste or a pile, "
+                    "which allows every line of this one: no line wins)")
     elif result.proof == "search+endgame":
         verdict += " (search exhausted; some positions proved lost by the foundation-endgame test)"
     click.echo(f"verdict: {verdict}")

@@ -54,7 +54,8 @@ class SolveResult:
     moves_found: int = 0
     stored_states: int = 0
     # lost only: "search" (space exhausted), "search+endgame" (exhausted, some states
-    # proven lost by Windmill's endgame test) or "relaxed-rules"
+    # proven lost by Windmill's endgame test), "relaxed-rules" or "low-cards-released"
+    # (Great Wheel: a relaxed game of its own, games/great_wheel/relaxed.py)
     proof: str | None = None
     # the kernels' reduction counters over this search (e.g. endgame_tries, endgame_lost)
     counters: dict[str, int] = field(default_factory=dict, compare=False)

@@ -264,15 +264,16 @@ def drive(kernel: Search, limits: Limits, stop: StopFlag | None = None,
     ``stop`` (checked between slices) lets another thread end the search early: it
     then ends as unknown: interrupted.
 
-    A second search may run alongside, joining after RELAX_AFTER nodes of the main one
-    (or its own ``join_after``) and taking every other slice (half the nodes); node
-    limits count both.  Either (not both):
+    Second searches may run alongside, each joining after RELAX_AFTER nodes of the main
+    one (or its own ``join_after``); together they take every other slice (half the
+    nodes), in turn; node limits count them all.  Either or both:
 
     - ``relaxed``: a search of the same position under looser rules, under which every
       line legal under the real rules is legal too (the game adapter proves this for
       the rules it offers).  If it is exhausted without a win, no line wins under the
       real rules either, so the deal is lost: a proof as exact as the main search's
-      own (``proof: "relaxed-rules"``).  If it wins, it proves nothing and is dropped.
+      own (``proof``: the search's ``proof`` attribute, else "relaxed-rules").  If it
+      wins, it proves nothing and is dropped.
     - ``twin``: a search of the same position under the same rules that tries moves in
       another order (a portfolio: depth-first search times are heavy-tailed, and two
       orders rarely both go astray).  Its win is a win (its line is returned) and its
@@ -284,22 +285,23 @@ def drive(kernel: Search, limits: Limits, stop: StopFlag | None = None,
     twin (not a relaxed search: its rules are looser) reached, with the line there.
     ``progress`` (optional) is called after every slice with a ``Status``.
     """
-    if relaxed is not None and twin is not None:
-        raise ValueError("drive takes a relaxed search or a twin, not both")
-    second = relaxed if relaxed is not None else twin
-    join_after = second.join_after if second is not None else RELAX_AFTER
+    seconds = [s for s in (relaxed, twin) if s is not None]
     t0 = time.perf_counter()
     verdict = kernel.start()
     winner = kernel
     reason = None
     proof = None
     main = _Slicer(kernel)
-    helper: _Slicer | None = None
-    helper_started = False
+    waiting = list(seconds)  # not joined yet
+    helpers: list[tuple[Search, _Slicer]] = []  # joined and still running
     turn = 0
+    helper_turn = 0
+
+    def joined(s: Search) -> bool:
+        return s not in waiting
 
     def total() -> int:
-        return kernel.nodes + (second.nodes if helper_started and second is not None else 0)
+        return kernel.nodes + sum(s.nodes for s in seconds if joined(s))
 
     while verdict is None:
         cap = None
@@ -320,24 +322,28 @@ def drive(kernel: Search, limits: Limits, stop: StopFlag | None = None,
         if stop is not None and stop.is_set():
             verdict, reason = UNKNOWN, INTERRUPTED
             break
-        if second is not None and not helper_started and kernel.nodes >= join_after:
-            helper_started = True
-            got = second.start()
+        joining = next((s for s in waiting if kernel.nodes >= s.join_after), None)
+        if joining is not None:
+            waiting.remove(joining)
+            got = joining.start()
             if got is None:
-                helper = _Slicer(second)
-            elif got == WON and twin is not None:
+                helpers.append((joining, _Slicer(joining)))
+            elif got == WON and joining is twin:
                 verdict, winner = WON, twin
                 break
             continue  # its root counted: limits again
         turn += 1
-        if helper is not None and turn % 2 == 0:
-            got = helper.step(cap)
+        if helpers and turn % 2 == 0:
+            helper_turn += 1
+            second, slicer = helpers[helper_turn % len(helpers)]
+            got = slicer.step(cap)
             if got == LOST and second.proves_loss:
-                verdict, proof = LOST, "relaxed-rules" if relaxed is not None else "search"
-            elif got == WON and twin is not None:
+                verdict = LOST
+                proof = getattr(second, "proof", "relaxed-rules") if second is relaxed else "search"
+            elif got == WON and second is twin:
                 verdict, winner = WON, twin
             elif got is not None:  # a relaxed win or a narrowed exhaustion (prove nothing), or out of memory
-                helper = None
+                helpers = [h for h in helpers if h[0] is not second]
         else:
             verdict = main.step(cap)
             if verdict == MEMORY_LIMIT:
@@ -351,7 +357,7 @@ def drive(kernel: Search, limits: Limits, stop: StopFlag | None = None,
         if progress is not None:
             best = kernel.best_cards()
             stored = kernel.stored_states
-            if twin is not None and helper_started:
+            if twin is not None and joined(twin):
                 best = max(best, twin.best_cards())
                 stored += twin.stored_states
             progress(Status(total(), stored, time.perf_counter() - t0, best))
@@ -363,6 +369,6 @@ def drive(kernel: Search, limits: Limits, stop: StopFlag | None = None,
         best = winner.progress()
     else:
         best = kernel.progress()
-        if twin is not None and helper_started:
+        if twin is not None and joined(twin):
             best = better(best, twin.progress())
     return Outcome(verdict, reason, total(), time.perf_counter() - t0, line, proof, best)

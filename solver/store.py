@@ -6,7 +6,7 @@ Layout (``PRAGMA user_version`` = 3):
              limits (max_nodes, timeout, tt_mb); ``key`` is the canonical JSON of all
              of them and is UNIQUE, so a configuration has exactly one id.
     deals    one row per (config, seed), UNIQUE: verdict, reason, proof (lost only:
-             "search" or "relaxed-rules", see search.drive), nodes, seconds,
+             "search", "relaxed-rules", ..., see search.drive), nodes, seconds,
              length of the winning line, the line itself (JSON moves, as ``--json``
              prints them), verified, stored_states, finished (unix time; ``export`` writes it as ISO
              8601 UTC), version,

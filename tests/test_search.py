@@ -112,9 +112,39 @@ def test_node_limit_counts_both_searches():
     assert out.nodes == main.nodes + twin.nodes == 1_000_000 and twin.nodes > 0
 
 
-def test_relaxed_and_twin_together_are_refused():
-    with pytest.raises(ValueError):
-        drive(Scripted(1, WON, "main"), NO_LIMITS, relaxed=Scripted(1, LOST, "r"), twin=Scripted(1, WON, "t"))
+def test_relaxed_and_twin_together_share_the_second_half():
+    """Both join; the main search keeps every other slice and the two share the rest."""
+    main, relaxed, twin = Scripted(10**9, WON, "main"), Scripted(10**9, LOST, "r"), Scripted(10**9, WON, "t")
+    out = drive(main, Limits(max_nodes=40_000_000, timeout=None, tt_mb=1), relaxed=relaxed, twin=twin)
+    assert (out.verdict, out.reason) == (UNKNOWN, NODE_LIMIT)
+    assert out.nodes == main.nodes + relaxed.nodes + twin.nodes == 40_000_000
+    assert abs(relaxed.nodes - twin.nodes) <= 1 << 19
+    # the helpers' slices start small and double (7 slices each to MAX_SLICE), the main's are full
+    assert 0 <= main.nodes - (relaxed.nodes + twin.nodes) <= 14 << 19 and twin.nodes > 8_000_000
+
+
+def test_a_relaxed_loss_beside_a_twin_is_the_relaxed_proof():
+    relaxed = Scripted(300_000, LOST, "r")
+    relaxed.proof = "low-cards-released"  # a search of a game's own relaxation names its proof
+    twin = Scripted(10**9, WON, "t")
+    out = drive(Scripted(10**9, WON, "main"), NO_LIMITS, relaxed=relaxed, twin=twin)
+    assert out.verdict == LOST and out.proof == "low-cards-released" and twin.nodes > 0
+    out = drive(Scripted(10**9, WON, "main"), NO_LIMITS, relaxed=Scripted(300_000, LOST, "r"),
+                twin=Scripted(10**9, WON, "t"))
+    assert out.proof == "relaxed-rules"  # no name of its own
+
+
+def test_a_relaxed_win_is_dropped_and_the_twin_goes_on():
+    main, relaxed, twin = Scripted(10**9, LOST, "main"), Scripted(5_000, WON, "r"), Scripted(2_000_000, WON, "t")
+    out = drive(main, NO_LIMITS, relaxed=relaxed, twin=twin)
+    assert out.verdict == WON and out.line == twin.line() and relaxed.nodes == 5_000
+    assert out.nodes == main.nodes + relaxed.nodes + twin.nodes
+
+
+def test_a_narrowed_twin_beside_a_relaxed_search_never_proves_a_loss():
+    main, relaxed, twin = Scripted(10**9, WON, "main"), Scripted(10**9, WON, "r"), narrowed(5_000, LOST)
+    out = drive(main, Limits(max_nodes=3_000_000, timeout=None, tt_mb=1), relaxed=relaxed, twin=twin)
+    assert twin.nodes == 5_000 and (out.verdict, out.reason, out.proof) == (UNKNOWN, NODE_LIMIT, None)
 
 
 # ------------------------------------------------------------------ Restarts

@@ -34,6 +34,7 @@ class GameAdapter:
     workspace_mb: float = 0  # the search stacks' worst case beyond the tables (batch sizing)
     twin = None  # no second search in another move order
     relaxation = None  # no looser rule set
+    loss_proof = None  # no relaxed game of its own
     reference: ModuleType
     reference_takes_rules = True
     dealfile: ModuleType

@@ -72,6 +72,9 @@ class Game(Protocol):
       the main one (searches in other move orders, or narrowed ones whose wins count and
       whose exhaustion proves nothing; the rules loosened so that its exhaustion proves a
       loss), or None.
+    - ``loss_proof(position, rules)``: a search of a relaxed game of the adapter's own
+      (not a rule set the kernel plays), run beside the main search like a relaxed one:
+      its exhaustion proves the deal lost and names its ``proof``; or None.
     """
 
     name: str
@@ -82,6 +85,7 @@ class Game(Protocol):
     workspace_mb: float
     twin: Callable[[Any, Any, float], Search] | None
     relaxation: Callable[[Any], Any] | None
+    loss_proof: Callable[[Any, Any], Search] | None
 
     def make_rules(self, **options: Any) -> Rules: ...
 

@@ -16,8 +16,9 @@ class GreatWheel(GameAdapter):
     aliases = ("gw", "greatwheel")
     presets = PRESETS  # rule presets, the default first (--rules NAME)
     numberings = NUMBERINGS
-    workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB)  # two deep DFS stacks (main, twin), at worst (batch sizing)
-    relaxation = None  # no looser rule set: the twin runs beside the main search
+    # batch sizing: two deep DFS stacks (main, twin) at worst, and the loss proof's states
+    workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB + _relaxed().MAX_STATES_MB)
+    relaxation = None  # no looser rule set the kernel plays; loss_proof below instead
     piles_doc = ("stock, waste, aces (the Ace foundation), E1..E8 (Evens), O1..O8 (Odds), T1..T8 "
                  "(PySolFC's rows, left to right); an Evens/Odds card goes to the lowest-numbered pile "
                  "that takes it; refills of empty piles and turning a card onto an empty waste are "
@@ -42,8 +43,11 @@ class GreatWheel(GameAdapter):
         wins, its exhaustion proves nothing; the main search's exhaustion is the loss."""
         return _searcher().narrowed_twin(position, rules, tt_mb)
 
-
-
+    @staticmethod
+    def loss_proof(position: GWPosition, rules: GWRules):
+        """The relaxed game with the low cards released (relaxed.py): a deal it cannot
+        win is lost (``proof: "low-cards-released"``)."""
+        return _relaxed().LowCardsReleased(position, rules)
 
     @staticmethod
     def foundation_cards(position: GWPosition) -> int:
@@ -55,6 +59,11 @@ class GreatWheel(GameAdapter):
         """Every card of the deal, wherever it lies."""
         return (GreatWheel.foundation_cards(position) + sum(map(len, position.tableau)) + len(position.stock)
                 + len(position.waste))
+
+
+def _relaxed():
+    from . import relaxed
+    return relaxed
 
 
 def _searcher():
