@@ -165,7 +165,6 @@ def report(title: str, rows: list[dict], cap: float) -> str:
     unknown_seeds = [r["seed"] for r in rows if r["verdict"] == "unknown"]
     won_times = [r["seconds"] for r in rows if r["verdict"] == "won"]
     lost_times = [r["seconds"] for r in rows if r["verdict"] == "lost"]
-    relaxed = sum(r.get("proof") == "relaxed-rules" for r in rows)
     # how the unknowns fall with the cap: a slow fall means a longer cap buys little
     limits = [t for t in (0.1, 1, 3, 10, 30) if t < cap] + [cap]
     undecided = undecided_after(won_times + lost_times, unknown, limits)
@@ -180,11 +179,12 @@ def report(title: str, rows: list[dict], cap: float) -> str:
         f"| win rate (95% Wilson, unknown counted both ways) | {100 * won / len(rows):.2f}% of all deals, "
         f"interval [{100 * rate.low:.2f}%, {100 * rate.high:.2f}%] |",
     ]
-    if relaxed:
-        lines.append(f"| lost proved by a relaxed rule set | {relaxed} of {lost} |")
-    with_endgame = sum(r.get("proof") == "search+endgame" for r in rows)
-    if with_endgame:
-        lines.append(f"| lost by a search that the endgame test cut short | {with_endgame} of {lost} |")
+    proofs: dict[str, int] = {}
+    for r in rows:
+        if r["verdict"] == "lost":
+            proofs[r.get("proof") or "search"] = proofs.get(r.get("proof") or "search", 0) + 1
+    if set(proofs) - {"search"}:  # how the losses were proved (search.drive, api.solve)
+        lines.append("| lost, by proof | " + ", ".join(f"{k} {n}" for k, n in sorted(proofs.items())) + " |")
     counted = [r["counters"] for r in rows if r.get("counters")]
     if counted:
         tot = {k: sum(c.get(k, 0) for c in counted) for k in counted[0]}

@@ -65,7 +65,8 @@ from ...result import LOST, MEMORY_LIMIT, WON
 from .position import GWPosition, GWRules
 
 LOW = 3  # Aces, Twos and Threes
-COST = 32  # kernel nodes per relaxed state in a slice (the kernel is that much faster)
+COST = 16  # kernel nodes per relaxed state in a slice: about their speed ratio, so that its slices
+# take about as long as the twin's
 MAX_STATES = 2_000_000  # states kept before the proof gives up
 MAX_STATES_MB = 1100  # memory at MAX_STATES, for batch sizing (results/great-wheel-loss-proof.md)
 PROOF = "low-cards-released"
@@ -208,16 +209,16 @@ class LowCardsReleased:
             return self._refills(new, i, nd, waste, fnd)
         return [self._state(new, nd, waste, fnd)]
 
-    def _targets(self, piles: tuple, c: int) -> list[int]:
-        """Piles topped by c's suit one rank higher (one per distinct pile)."""
-        if _rank(c) >= self.ranks:
-            return []
-        out, seen = [], set()
+    @staticmethod
+    def _tops(piles: tuple) -> dict:
+        """Top card -> the piles it tops, one per distinct pile (targets of a build)."""
+        tops: dict = {}
         for j, pile in enumerate(piles):
-            if pile and pile[-1] == c + 1 and pile not in seen:
-                seen.add(pile)
-                out.append(j)
-        return out
+            if pile:
+                js = tops.setdefault(pile[-1], [])
+                if not js or piles[js[-1]] != pile:  # piles are sorted: equal ones are adjacent
+                    js.append(j)
+        return tops
 
     def children(self, st: tuple) -> list:
         piles, nd, waste, fnd = st
@@ -243,22 +244,26 @@ class LowCardsReleased:
                     out += self._leave(piles, i, None, nd, waste, after)
         if stock_empty:
             empty = [j for j, p in enumerate(piles) if not p][:1] if talon_empty else []
+            tops = self._tops(piles)
+            none: list = []
             if waste:
                 c = self.talon[waste[-1]]
-                for j in self._targets(piles, c):
+                for j in tops.get(c + 1, none) if c % 13 + 1 < self.ranks else none:
                     new = list(piles)
                     new[j] = piles[j] + (c,)
                     out.append(self._state(new, nd, waste[:-1], fnd))
             for i, pile in enumerate(piles):
                 if pile:
-                    for j in self._targets(piles, pile[-1]) + (empty if len(pile) > 1 else []):
+                    c = pile[-1]
+                    js = tops.get(c + 1, none) if c % 13 + 1 < self.ranks else none
+                    for j in js + (empty if len(pile) > 1 else none):
                         if j != i:
                             out += self._leave(piles, i, j, nd, waste, fnd)
             if self.returns:
-                out += self._returns(piles, nd, waste, fnd, empty)
+                out += self._returns(piles, nd, waste, fnd, empty, tops)
         return out
 
-    def _returns(self, piles: tuple, nd: int, waste: tuple, fnd: tuple, empty: list) -> list:
+    def _returns(self, piles: tuple, nd: int, waste: tuple, fnd: tuple, empty: list, tops: dict) -> list:
         """pysolfc: a high Evens/Odds top goes back onto the tableau.  (A Two or Three
         going back is answered by nothing: the relation keeps it on its pile.)"""
         out = []
@@ -270,7 +275,7 @@ class LowCardsReleased:
                 c = (k // 2) * 13 + r - 1
                 pair = (a, h - 1) if b == h else (h - 1, b)
                 after = fnd[:k] + (tuple(sorted(pair)),) + fnd[k + 1:]
-                for j in self._targets(piles, c) + empty:
+                for j in (tops.get(c + 1, []) if r < self.ranks else []) + empty:
                     new = list(piles)
                     new[j] = piles[j] + (c,)
                     out.append(self._state(new, nd, waste, after))
