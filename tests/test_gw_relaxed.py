@@ -12,7 +12,8 @@ import pytest
 import solver
 from solver.games.great_wheel import reference as R
 from solver.games.great_wheel.deals import endgame_deal, gw_deal
-from solver.games.great_wheel.position import GWRules
+from solver.cards import Card
+from solver.games.great_wheel.position import GWPosition, GWRules
 from solver.games.great_wheel.relaxed import PROOF, LowCardsReleased
 from solver.result import LOST
 
@@ -41,6 +42,40 @@ def test_never_lost_where_the_exhaustive_search_wins_and_fires_where_it_loses(pr
             counts["proved"] += relaxed is False
     assert counts["won"] >= n // 2 and counts["lost"] >= n // 20, counts
     assert counts["proved"] >= counts["lost"] // 2, counts  # it fires on most losses
+
+
+def _nearly_done(ranks: int, fill: int, tableau, stock, waste, odds_top: int) -> GWPosition:
+    """Every card home but a few Spades (one Evens pile of Spades holds only its Two),
+    the Ace of Spades and, if ``odds_top`` < ranks, a Heart or two."""
+    C, D, H, S = range(4)
+    top_even, top_odd = ranks - ranks % 2, ranks - 1 + ranks % 2
+    evens = [[Card(r, s) for r in range(2, top_even + 1, 2)] for s in (C, C, S, H, H, D, D)]
+    evens.insert(3, [Card(2, S)])
+    odds = [[Card(r, s) for r in range(3, top_odd + 1, 2)] for s in (C, C, S, S, H, H, D, D)]
+    odds[5] = [Card(r, H) for r in range(3, odds_top + 1, 2)]
+    aces = [Card(1, s) for s in (H, C, H, C, D, S, D)]
+    position = GWPosition(tableau, stock, waste, aces, evens, odds, ranks, fill)
+    position.validate()
+    return position
+
+
+def _first_version_counterexamples() -> list[GWPosition]:
+    """Won positions that the proof's first version called lost (found by a review):
+    it refilled a pile at once when the real pile still held an Ace below, and it
+    missed refills whose low card lay below the deepest high card they took."""
+    C, D, H, S = range(4)
+    one_pile = _nearly_done(12, 3, [[Card(11, H)]], [],
+                            [Card(12, S), Card(10, S), Card(8, S), Card(4, S), Card(6, S), Card(1, S)], 9)
+    low_below = _nearly_done(8, 2, [[Card(4, S)]], [], [Card(8, S), Card(1, S), Card(6, S)], 7)
+    return [one_pile, low_below]
+
+
+@pytest.mark.parametrize("preset", ["pgs", "pysolfc"])
+def test_the_reviews_counterexamples_stay_won(preset):
+    rules = GWRules(preset)
+    for position in _first_version_counterexamples():
+        assert R.solve_exhaustive(position, rules, max_states=100_000) is True
+        assert LowCardsReleased(position, rules).solve(max_nodes=100_000) is True
 
 
 def test_a_position_the_proof_calls_lost_is_lost():

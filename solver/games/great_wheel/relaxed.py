@@ -10,10 +10,11 @@ tableau pile as soon as they are on top of it:
   card above it leaves);
 - a refill takes k high cards (ranks 4 and up) from the waste top, turning the stock when
   the waste is empty and releasing the low cards it turns; k may be less than ``fill``
-  only if the missing cards could have been low ones: low cards turned above the deepest
-  card taken, plus m low cards turned from the stock after it (m is a choice), or the
-  talon runs out.  An empty pile while the talon has cards (a real pile holding only low
-  cards) may be refilled so at any time;
+  only if the missing cards could have been low ones: low cards turned above the first
+  high card left in the waste (any turned one if none is left), plus m low cards turned
+  from the stock after the last one taken (m is a choice), or the talon runs out;
+- a pile that becomes empty need not be refilled at once: an empty pile while the talon
+  has cards (a real pile holding only low cards) may be refilled so at any time;
 - every other move is the real one, for high cards only: plays to the Evens/Odds piles,
   turning a card, building down in suit once the stock is empty, moving to an empty pile
   once stock and waste are empty, and under ``pysolfc`` a high Evens/Odds top going back
@@ -38,11 +39,12 @@ answer, zero or more moves from s, after which the positions are related again:
   card q holds), or a pile topped by a high card (the same card in s), or an empty pile
   (empty in q means empty in s; q's talon empty means s's waste empty);
 - a pile emptied in q and refilled with fill cards: s's pile is empty too and s makes the
-  refill of the same k high cards; the fill - k low ones are either turned above the
-  deepest high card taken (q's waste is in turning order) or turned from the stock by
-  the refill itself, so the refill is allowed, and s then has turned what q has.  If q's
-  pile is not empty but s's is (q's holds low cards only), s refills it later, when q
-  does.
+  refill of the same k high cards; the fill - k low ones were either in q's waste above
+  the first high card the refill leaves there (q's waste is in turning order, and s's
+  is q's without its low cards), or turned from the stock by the refill itself, so the
+  refill is allowed, and s then has turned what q has.  When s's pile empties but q's
+  does not (q's still holds low cards that s left out), s leaves it empty and refills it
+  later, when q does.
 Finally q won (stock, waste and piles empty) implies s won.  So a real winning line
 gives a relaxed one: if the relaxed game has no win, the deal has none.  The search
 below is exhaustive over the relaxed game (every move listed, exact states kept in a
@@ -181,7 +183,8 @@ class LowCardsReleased:
                     fnd = self._turned(fnd, nd, p + 1)
                     nd = p + 1
                     taken.append(p)
-            above = taken[-1] if taken else (w[-1] if w else -1)
+            # the real refill's low cards lie above the first card it leaves in the waste
+            above = w[-1] if w else -1
             lows = self.low_from[above + 1] - self.low_from[nd] if above + 1 < nd else 0
             need = self.fill - k - lows
             ms = [0] if need <= 0 else []
@@ -205,9 +208,10 @@ class LowCardsReleased:
         new[i] = piles[i][:-1]
         if j is not None:
             new[j] = piles[j] + (c,)
+        out = [self._state(new, nd, waste, fnd)]  # empty here, q's pile may still hold low cards
         if not new[i] and (nd < self.T or waste):
-            return self._refills(new, i, nd, waste, fnd)
-        return [self._state(new, nd, waste, fnd)]
+            out += self._refills(new, i, nd, waste, fnd)
+        return out
 
     @staticmethod
     def _tops(piles: tuple) -> dict:
