@@ -9,6 +9,7 @@ from ..base import GameAdapter
 from . import board, dealfile, reference
 from .deals import NUMBERINGS, gw_deal
 from .position import PRESETS, GWPosition, GWRules
+from .relaxed import MAX_STATES_MB, LowCardsReleased  # plain Python, cheap to import
 
 
 class GreatWheel(GameAdapter):
@@ -17,7 +18,7 @@ class GreatWheel(GameAdapter):
     presets = PRESETS  # rule presets, the default first (--rules NAME)
     numberings = NUMBERINGS
     # batch sizing: two deep DFS stacks (main, twin) at worst, and the loss proof's states
-    workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB + _relaxed().MAX_STATES_MB)
+    workspace_mb = computed(lambda: 2 * _searcher().WORKSPACE_MB + MAX_STATES_MB)
     relaxation = None  # no looser rule set the kernel plays; loss_proof below instead
     piles_doc = ("stock, waste, aces (the Ace foundation), E1..E8 (Evens), O1..O8 (Odds), T1..T8 "
                  "(PySolFC's rows, left to right); an Evens/Odds card goes to the lowest-numbered pile "
@@ -47,7 +48,7 @@ class GreatWheel(GameAdapter):
     def loss_proof(position: GWPosition, rules: GWRules):
         """The relaxed game with the low cards released (relaxed.py): a deal it cannot
         win is lost (``proof: "low-cards-released"``)."""
-        return _relaxed().LowCardsReleased(position, rules)
+        return LowCardsReleased(position, rules)
 
     @staticmethod
     def foundation_cards(position: GWPosition) -> int:
@@ -59,11 +60,6 @@ class GreatWheel(GameAdapter):
         """Every card of the deal, wherever it lies."""
         return (GreatWheel.foundation_cards(position) + sum(map(len, position.tableau)) + len(position.stock)
                 + len(position.waste))
-
-
-def _relaxed():
-    from . import relaxed
-    return relaxed
 
 
 def _searcher():
