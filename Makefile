@@ -28,8 +28,15 @@ browser:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	  echo "make: chromium is missing and cannot be installed here (apt-get install chromium)"
 
+# Measures this machine and leaves the committed results/ alone: the node-count signature,
+# then Klondike draw 1 and 3 on Solvitaire seeds 1-1000 (60 s a deal) with fresh rows and
+# reports in $(BENCH_DIR) (compare with results/klondike-bench-draw*.md).  Rows already
+# there are not solved again (a stopped run resumes); rm -r $(BENCH_DIR) to measure anew.
+# e.g. make bench BENCH_ARGS="--seeds 1-100 --cap 10"
+BENCH_DIR ?= build/bench
+BENCH_ARGS ?=
 bench: $(STAMP)
-	$(PY) benchmarks/bench_klondike.py
+	$(PY) benchmarks/bench_klondike.py --runs $(BENCH_DIR)/runs --out-dir $(BENCH_DIR) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

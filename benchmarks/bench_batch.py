@@ -10,7 +10,7 @@
    the database.
 
 Writes a Markdown report (default results/batch-throughput.md) with the command that
-made it.
+made it: its generated part only; notes outside it, and ``--note``, are kept (bench_report.py).
 
     python benchmarks/bench_batch.py --seeds 1-1000 --max-nodes 100000
 """
@@ -28,7 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_report import ROOT, project_args, without_paths, write_report  # noqa: E402
+
 sys.path.insert(0, str(ROOT))
 
 import numba  # noqa: E402
@@ -66,7 +68,7 @@ def busy_processes() -> str:
     except OSError:
         return "unknown"
     rows = [line.strip() for line in out.splitlines()[1:6] if line.strip()]
-    rows = [r for r in rows if float(r.split()[0]) >= 10 and "bench_batch" not in r]
+    rows = [without_paths(r) for r in rows if float(r.split()[0]) >= 10 and "bench_batch" not in r]
     return "; ".join(r[:90] for r in rows) or "none"
 
 
@@ -112,7 +114,7 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "results" / "batch-throughput.md"))
     ap.add_argument("--note", default="", help="a paragraph for the report (e.g. why fewer seeds)")
     args = ap.parse_args()
-    command = "python benchmarks/bench_batch.py " + shlex.join(sys.argv[1:])
+    command = "python benchmarks/bench_batch.py " + shlex.join(project_args(sys.argv[1:]))
     n = len(parse_seeds(args.seeds))
     load_before = os.getloadavg()
     busy = busy_processes()
@@ -216,12 +218,10 @@ def main() -> None:
         bound = [1 / (share + (1 - share) / cores) for cores in (2, 16)]
         lines.append(f"| {mn} | {wall:.2f} | {100 * share:.0f}% | {1000 * wall * share / n:.2f} | "
                      f"{bound[0]:.2f}x / {bound[1]:.1f}x |")
-    if args.note:
-        lines += ["", "## Note", "", args.note]
     lines.append("")
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text("\n".join(lines))
-    print("\n".join(lines))
+    note = f"## Note\n\n{args.note}" if args.note else ""
+    write_report(Path(args.out), "\n".join(lines), "benchmarks/bench_batch.py", note)
+    print("\n".join(lines + ([note] if note else [])))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,6 @@ from bench_game import ROOT, main  # noqa: E402
 
 if __name__ == "__main__":
     argv = sys.argv[1:]
-    if "--out" not in argv:
+    if not any(a == "--out" or a.startswith("--out=") for a in argv):
         argv += ["--out", str(ROOT / "results" / "bc-bench.md")]
     main(["beleaguered-castle", "--numbering", "solvitaire", *argv])

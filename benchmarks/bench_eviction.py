@@ -7,7 +7,8 @@ forgotten states again.  Run by hand (never a timed test):
 
     python benchmarks/bench_eviction.py --out results/tt-eviction.md
 
-Node counts are deterministic; seconds depend on the machine's load.
+Node counts are deterministic; seconds depend on the machine's load.  ``--out`` writes
+the report's generated part; notes outside it are kept (bench_report.py).
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ from datetime import date
 from pathlib import Path
 
 import solver
-
-ROOT = Path(__file__).resolve().parent.parent
+from bench_report import ROOT, project_args, write_report
 # (game, seed, numbering, options): searches that store 9 to 20 million positions
 DEALS = [("klondike", 78, "solvitaire", {"draw": 1}),
          ("klondike", 952, "solvitaire", {"draw": 1}),
@@ -50,7 +50,7 @@ def main() -> None:
                             text=True).stdout.strip()
     lines = ["# Transposition-table eviction: searches in tables too small for them", "",
              f"Command: `python benchmarks/bench_eviction.py --timeout {args.timeout:g}"
-             + (f" --out {args.out}`" if args.out else "`"),
+             + (f" {' '.join(project_args(['--out', args.out]))}`" if args.out else "`"),
              f"Machine: {platform.machine()}, CPython {platform.python_version()}; code {commit}; "
              f"date {date.today().isoformat()}.  One search at a time.", "",
              "| deal | --tt-mb | verdict | nodes | positions held at the end | evicted | seconds |",
@@ -58,7 +58,7 @@ def main() -> None:
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
-        Path(args.out).write_text(text)
+        write_report(Path(args.out), text, "benchmarks/bench_eviction.py")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,10 @@
 
 Solves a range of seeds with a per-deal time cap, then writes a Markdown report:
 verdict counts, win rate with its 95% Wilson interval (unknown counted both ways),
-the time distribution, node rates, peak memory and the exact command.
+the time distribution, node rates, peak memory and the exact command (paths relative to
+the project root).  A run that finds every row done solves nothing and, when the report
+exists, leaves it alone and says so (``--rewrite-report`` writes it anyway).  Writing
+replaces only the report's generated part: notes outside it are kept (bench_report.py).
 
 Per-deal results are appended as they finish to a JSONL file (default results/runs/,
 committed beside the report: a row per seed with verdict, nodes, time, peak memory and
@@ -28,6 +31,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import numba
 
@@ -35,7 +39,8 @@ import solver
 from solver.games import get_game
 from solver.stats import percentile, undecided_after, win_rate
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_report import ROOT, project_args, shown_path, write_report  # noqa: E402
 
 # What others have published for the same game and rules, quoted under the table.
 PUBLISHED = {
@@ -81,6 +86,11 @@ def load(log: Path) -> dict[int, dict]:
     return done
 
 
+def to_solve(done: dict[int, dict], seeds: list[int], retry_unknown: bool = False) -> list[int]:
+    """The seeds a run solves: those without a row (and with retry_unknown those whose row is unknown)."""
+    return [s for s in seeds if s not in done or (retry_unknown and done[s]["verdict"] == "unknown")]
+
+
 def run(game: str, options: dict, numbering: str, seeds: list[int], cap: float, tt_mb: float, log: Path,
         report_only: bool, retry_unknown: bool = False) -> list[dict]:
     done = load(log)
@@ -88,7 +98,7 @@ def run(game: str, options: dict, numbering: str, seeds: list[int], cap: float, 
         for seed in seeds:
             if seed in done and done[seed]["verdict"] == "unknown":
                 del done[seed]
-    if report_only:  # the finished prefix of the seed range
+    if report_only or not to_solve(done, seeds):  # the finished prefix of the seed range
         rows = []
         for seed in seeds:
             if seed not in done:
@@ -227,7 +237,8 @@ def report_head(title: str, command: str) -> list[str]:
 
 
 def command_line(argv: list[str]) -> str:
-    """The command as quoted in the report (without --note and its text)."""
+    """The command as quoted in the report (without --note and its text, which go with the
+    report's notes), its paths relative to the project root."""
     out, skip = [], False
     for a in argv:
         if skip:
@@ -239,10 +250,14 @@ def command_line(argv: list[str]) -> str:
         if a.startswith("--note="):
             continue
         out.append(a if a and " " not in a else json.dumps(a))
-    return "python benchmarks/bench_game.py " + " ".join(out)
+    return "python benchmarks/bench_game.py " + " ".join(project_args(out))
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, extra: Callable[[], str] | None = None) -> Path | None:
+    """Solve the seeds without a row, then write the report; return its path, or None when
+    none was written.  An existing report is left alone when nothing was solved, unless
+    ``--rewrite-report``; writing keeps its notes (bench_report).  ``extra`` makes more text
+    for the generated part (called only when the report is written)."""
     argv = sys.argv[1:] if argv is None else argv
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("game")
@@ -262,7 +277,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--peak-mb", type=float, default=None,
                     help="with --report-only: the solving process's peak RSS (VmHWM), measured while it ran")
     ap.add_argument("--out", default=None, help="Markdown report (default results/<game>[-<rules>]-bench.md)")
-    ap.add_argument("--note", default=None, help="a line for the report (e.g. what else loaded the machine)")
+    ap.add_argument("--rewrite-report", action="store_true",
+                    help="write the report even when every row is already done and the report exists "
+                         "(its generated part only: notes outside it are kept)")
+    ap.add_argument("--note", default=None,
+                    help="a line for the report's notes (e.g. what else loaded the machine); kept on rewrites")
     ap.add_argument("--label", default=None,
                     help="appended to the rows file's name: a run of its own (e.g. some seeds again with new "
                          "search code), resumable like any other")
@@ -278,7 +297,15 @@ def main(argv: list[str] | None = None) -> None:
     Path(args.runs).mkdir(parents=True, exist_ok=True)
     label = f"-{args.label}" if args.label else ""
     log = Path(args.runs) / f"{tag}-{args.numbering}-cap{args.cap:g}{label}.jsonl"
+    out = Path(args.out) if args.out else ROOT / "results" / f"{tag}-bench.md"
     before = load(log)
+    solving = [] if args.report_only else to_solve(before, seeds, args.retry_unknown)
+    if not solving and out.exists() and not args.rewrite_report:
+        held = sum(s in before for s in seeds)
+        print(f"bench_game: {shown_path(str(log), Path.cwd(), False)} already holds {held} rows of the "
+              f"{len(seeds)} seeds asked; nothing solved, {shown_path(str(out), Path.cwd(), False)} left as it was "
+              f"(--rewrite-report rewrites its generated part, --out writes elsewhere)", file=sys.stderr)
+        return None
     retried = sorted(s for s in seeds if s in before and before[s]["verdict"] == "unknown") \
         if args.retry_unknown and not args.report_only else []
     rows = run(g.name, options, args.numbering, seeds, args.cap, args.tt_mb, log, args.report_only,
@@ -300,17 +327,15 @@ def main(argv: list[str] | None = None) -> None:
     ]
     if g.name in PUBLISHED:
         head += [f"Published for comparison: {PUBLISHED[g.name]}", ""]
-    if args.note:
-        head += [f"Note: {args.note}", ""]
     if retried:
         now = {r["seed"]: r["verdict"] for r in rows}
         outcomes = ", ".join(f"{seed} {now.get(seed, '?')}" for seed in retried)
         head += [f"Retried with the same cap after the first pass ({len(retried)} seeds unknown then; "
                  f"now: {outcomes}).", ""]
-    out = Path(args.out) if args.out else ROOT / "results" / f"{tag}-bench.md"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(head + [report(title, rows, args.cap)]))
-    print(out)
+    generated = "\n".join(head + [report(title, rows, args.cap)] + ([extra()] if extra else []))
+    write_report(out, generated, "benchmarks/bench_game.py", f"Note: {args.note}" if args.note else "")
+    print(shown_path(str(out), Path.cwd(), False))
+    return out
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """How long a hint takes (run by hand; never a timed test): for each seed, the position
 after every K-th move of the solver's own winning line, then ``api.hint`` from there.
 Writes a Markdown report with the time of the search inside each hint (the command's
-start-up is not included: see issue 12).
+start-up is not included: see issue 12): its generated part only, notes outside it are
+kept (bench_report.py).
 
     python benchmarks/bench_hint.py klondike --seeds 1-30 --every 20 --out results/hint-bench.md
 """
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 
 from bench_game import report_head
+from bench_report import project_args, write_report
 
 import solver
 from solver import api
@@ -47,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
             undecided += step is None
         print(f"seed {seed}: {len(r.moves)} moves", file=sys.stderr, flush=True)
     fast = sum(t <= 0.1 for t in times)
-    command = f"python benchmarks/bench_hint.py {' '.join(argv if argv is not None else sys.argv[1:])}"
+    command = "python benchmarks/bench_hint.py " + " ".join(project_args(sys.argv[1:] if argv is None else argv))
     lines = report_head(f"Hint benchmark: {args.game}" + (f" ({args.rules})" if args.rules else ""), command) + [
         "",
         "Positions: after every K-th move of the solver's own winning line of each won seed (the start "
@@ -64,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
         f"| hints within 0.1 s | {fast} of {len(times)} ({100 * fast / len(times):.1f}%) |",
         "",
     ]
-    Path(args.out).write_text("\n".join(lines))
+    write_report(Path(args.out), "\n".join(lines), "benchmarks/bench_hint.py")
     print(f"wrote {args.out}", file=sys.stderr)
 
 

@@ -10,6 +10,7 @@ own process (``PATIENCE_SERVER=off``), then handing the deal to a resident solve
 warm solve inside one fresh process: Python with the CLI module, the numba import,
 loading the kernel from numba's cache (cProfile shows how much of that is numba's target
 context set-up, ``BaseContext.refresh``, paid once per process), and the solve itself.
+``--out`` writes the report's generated part; notes outside it are kept (bench_report.py).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ import time
 from datetime import date
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench_report import ROOT, project_args, write_report
+
 PATIENCE = [sys.executable, "-m", "solver.cli"]
 
 STAGES = r"""
@@ -91,7 +93,7 @@ def main() -> None:
     med = [statistics.median(s[i] for s in stages) for i in range(5)]
     lines = [
         "# Start-up of the command (issue 12)", "",
-        f"Command: `python benchmarks/bench_startup.py --runs {args.runs}" + (f" --out {args.out}`" if args.out else "`"),
+        f"Command: `python benchmarks/bench_startup.py --runs {args.runs}" + (f" {' '.join(project_args(['--out', args.out]))}`" if args.out else "`"),
         f"Machine: {platform.machine()}, CPython {platform.python_version()}, {os.cpu_count()} shared vCPUs; "
         f"date {date.today().isoformat()}. Medians of {args.runs} fresh processes, numba's cache warm.", "",
         "| command | median wall |", "|---|---|",
@@ -109,7 +111,7 @@ def main() -> None:
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
-        Path(args.out).write_text(text)
+        write_report(Path(args.out), text, "benchmarks/bench_startup.py")
 
 
 if __name__ == "__main__":
