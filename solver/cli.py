@@ -108,10 +108,13 @@ def rule_options(f):
     return f
 
 
-def _check_output(path, inputs, folder: bool = False) -> None:
+def _check_output(path, inputs, folder: bool = False, stdout: bool = True) -> None:
     """Refuse, before any work, an output that would overwrite an input or a database."""
     try:
-        (check_output_folder if folder else check_output)(path, inputs)
+        if folder:
+            check_output_folder(path, inputs)
+        else:
+            check_output(path, inputs, stdout=stdout)
     except OutputError as err:
         raise PatienceError(str(err)) from None
 
@@ -160,7 +163,7 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
         raise PatienceError("--show prints boards for a person; it cannot go with --json")
     _check_tt_mb(tt_mb)
     if html_file is not None:  # before a search that may be long
-        _check_output(html_file, [deal_file])
+        _check_output(html_file, [deal_file], stdout=False)  # '-' is a file here
     options = _rule_options(draw, passes, no_worry_back, rules_name)
     g, rules, position = _deal(game, seed, numbering, deal_file, options)
     numbering = numbering or "pysolfc"

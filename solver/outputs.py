@@ -87,12 +87,13 @@ def _refuse_precious(path: PathLike, inputs: list[PathLike]) -> None:
                           "(results databases are never overwritten; choose another name)")
 
 
-def check_output(path: PathLike, inputs: Iterable[PathLike | None] = ()) -> None:
+def check_output(path: PathLike, inputs: Iterable[PathLike | None] = (), stdout: bool = True) -> None:
     """Raise OutputError unless a file may be written at ``path`` without losing anything.
 
-    ``inputs`` are the files the command reads (None and ``-`` are skipped).  Call it
-    before the work starts, so that a long search never ends in a refusal."""
-    if str(path) == STDOUT:
+    ``inputs`` are the files the command reads (None and ``-`` are skipped); ``stdout``
+    False: ``-`` is a file of that name, as for an output that never goes to standard
+    output.  Call it before the work starts, so that a long search never ends in a refusal."""
+    if stdout and str(path) == STDOUT:
         return
     _refuse_precious(path, _inputs(inputs))
     real = os.path.realpath(path)
