@@ -20,6 +20,7 @@ from .games import game_names, get_game
 from .games.variants import VARIANTS, flag, option_help, options_of
 from .lines import steps
 from .moves import Move
+from .outputs import OutputError, check_output, check_output_folder, output_file, write_text
 from .result import SolveResult, VerificationError, describe_rules
 from .search import DEFAULT_TT_MB
 
@@ -107,6 +108,23 @@ def rule_options(f):
     return f
 
 
+def _check_output(path, inputs, folder: bool = False, stdout: bool = True) -> None:
+    """Refuse, before any work, an output that would overwrite an input or a database."""
+    try:
+        if folder:
+            check_output_folder(path, inputs)
+        else:
+            check_output(path, inputs, stdout=stdout)
+    except OutputError as err:
+        raise PatienceError(str(err)) from None
+
+
+def _db_file(db_path):
+    from .store import default_db_path
+
+    return db_path or default_db_path()
+
+
 def _deal(game, seed, numbering, deal_file, options):
     _applicable(game, options)
     if deal_file is not None and numbering is not None:
@@ -145,9 +163,7 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
         raise PatienceError("--show prints boards for a person; it cannot go with --json")
     _check_tt_mb(tt_mb)
     if html_file is not None:  # before a search that may be long
-        folder = os.path.dirname(os.path.abspath(html_file))
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            raise PatienceError(f"cannot write {html_file!r}: no writable folder {folder!r}")
+        _check_output(html_file, [deal_file], stdout=False)  # '-' is a file here
     options = _rule_options(draw, passes, no_worry_back, rules_name)
     g, rules, position = _deal(game, seed, numbering, deal_file, options)
     numbering = numbering or "pysolfc"
@@ -181,8 +197,7 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
         source = "standard input" if deal_file == "-" else deal_file
         title = (f"{g.name} #{seed} ({numbering} numbering)" if deal_file is None else f"{g.name}, deal file {source}")
         try:
-            with open(html_file, "w", encoding="utf-8") as out:
-                out.write(replay_page(g, position, rules, result, title))
+            write_text(html_file, replay_page(g, position, rules, result, title))
         except OSError as err:
             raise PatienceError(f"cannot write {html_file!r}: {err.strerror or err}") from None
         click.echo(f"wrote the replay page {html_file}", err=True)
@@ -495,13 +510,14 @@ def seeds(game, numbering, draw, passes, no_worry_back, rules_name, db_path, won
         raise PatienceError(str(err)) from None
     numbering = numbering or "pysolfc"
     verdict = "won" if won else "lost"
+    _check_output(out_file, [_db_file(db_path)])
     with _existing_db(db_path) as store:
         entries = bank(store, g.name, rules, numbering, verdict)
     if not entries:
         raise PatienceError(f"no {verdict} {g.name} deals ({describe_rules(rules)}, {numbering} numbering) in the "
                             "database: run 'patience batch' with these rules first")
     try:
-        with click.open_file(out_file, "w") as out:
+        with output_file(out_file) as out:
             out.write(bank_text(g.name, rules, numbering, entries, verdict))
     except OSError as err:
         raise PatienceError(f"cannot write {out_file!r}: {err.strerror or err}") from None
@@ -517,9 +533,12 @@ def report(db_path, out_dir):
     """Markdown table of every configuration in the database, and PNG plots."""
     from .report import write_report
 
+    _check_output(out_dir, [_db_file(db_path)], folder=True)
     with _existing_db(db_path) as store:
         try:
             table, files = write_report(store, out_dir)
+        except OutputError as err:
+            raise PatienceError(str(err)) from None
         except OSError as err:
             raise PatienceError(f"cannot write the report to {out_dir!r}: {err}") from None
     click.echo(table)
@@ -535,13 +554,15 @@ def report(db_path, out_dir):
               help="Output file ('-': standard output).")
 def export(db_path, fmt, out_file):
     """Every stored deal, one row each, as CSV or JSON lines."""
+    _check_output(out_file, [_db_file(db_path)])
     with _existing_db(db_path) as store:
         try:
-            out = click.open_file(out_file, "w")
+            with output_file(out_file) as out:
+                _write_export(store, fmt, out)
+        except BrokenPipeError:
+            raise
         except OSError as err:
             raise PatienceError(f"cannot write {out_file!r}: {err.strerror or err}") from None
-        with out:
-            _write_export(store, fmt, out)
 
 
 def _write_export(store, fmt, out) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .cards import RANKS, SUIT_NAMES, Card, CardError, parse_card_token
+from .outputs import check_output, write_text
 
 P = TypeVar("P")
 
@@ -138,7 +139,8 @@ def dump_with(position: Any, path: str | Path, to_json: Callable[[Any], dict], p
     """Write ``to_json(position)`` with one pile per line (as Solvitaire's example files).
 
     The position is validated first (``error`` is what its ``validate`` raises): a file
-    this project writes is always one it will read back.
+    this project writes is always one it will read back.  The file is written atomically
+    and never over an SQLite database (solver.outputs).
     """
     try:
         position.validate()
@@ -155,7 +157,8 @@ def dump_with(position: Any, path: str | Path, to_json: Callable[[Any], dict], p
             rest.append(f"  {json.dumps(key)}: {json.dumps(value)}")
     lines.append(",\n".join(rest))
     lines.append("}")
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    check_output(path)
+    write_text(path, "\n".join(lines) + "\n")
 
 
 def pile_lists(obj: dict, game: str, piles: int, key: str = "tableau piles") -> list[list]:

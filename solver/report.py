@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .outputs import atomic_open, check_output, check_output_folder, write_text
 from .result import LOST, UNKNOWN, WON, describe_rules
 from .seeds import SeedSpec
 from .stats import Distribution, WinRate, distribution, win_rate
@@ -250,7 +251,8 @@ def plot_convergence(config: Config, rows: list[Row], path: Path) -> Path:
     ax.grid(alpha=0.3)
     ax.legend(loc="lower left", fontsize="small")
     ax.set_title(f"#{config.id} {config.describe()}", fontsize="small")
-    fig.savefig(path, format="png")
+    with atomic_open(path, "wb") as f:
+        fig.savefig(f, format="png")
     return path
 
 
@@ -278,17 +280,34 @@ def plot_times(config: Config, rows: list[Row], path: Path) -> Path:
     ax.set_ylabel("deals")
     ax.grid(alpha=0.3)
     ax.set_title(f"#{config.id} {config.describe()}", fontsize="small")
-    fig.savefig(path, format="png")
+    with atomic_open(path, "wb") as f:
+        fig.savefig(f, format="png")
     return path
+
+
+def report_files(store: Store, out: Path, plots: bool = True) -> list[Path]:
+    """The files ``write_report`` writes into ``out``, in order (report.md last)."""
+    out = Path(out)
+    files = []
+    if plots:
+        for config in store.configs():
+            files += [out / f"config-{config.id}-winrate.png", out / f"config-{config.id}-times.png"]
+    return files + [out / "report.md"]
 
 
 def write_report(store: Store, out: Path, plots: bool = True) -> tuple[str, list[Path]]:
     """The Markdown table of every configuration, and the plots written into ``out``.
 
-    ``out``/report.md gets the table followed by links to the plots.
+    ``out``/report.md gets the table followed by links to the plots.  Every file is
+    checked before the first is written (none may be the database or another SQLite
+    database: solver.outputs.check_output) and each is written atomically.
     """
-    summaries, files = [], []
     out = Path(out)
+    check_output_folder(out, [store.path])
+    for path in report_files(store, out, plots):
+        if path.exists():
+            check_output(path, [store.path])
+    summaries, files = [], []
     out.mkdir(parents=True, exist_ok=True)
     for config in store.configs():
         rows = store.rows(config.id)
@@ -301,6 +320,6 @@ def write_report(store: Store, out: Path, plots: bool = True) -> tuple[str, list
     table = markdown_table(summaries) if summaries else "(no deals stored yet)"
     md = ["# patience-solver results", "", f"Database: `{store.path}`", "", table, ""]
     md += [f"![{f.stem}]({f.name})" for f in files]
-    (out / "report.md").write_text("\n".join(md) + "\n")
+    write_text(out / "report.md", "\n".join(md) + "\n")
     files.append(out / "report.md")
     return table, files
