@@ -161,12 +161,18 @@ _EARLIER_TABLES = {
 def _migrate_3(conn: sqlite3.Connection) -> None:
     """Version 3 -> 4: the table size leaves the configuration key for the deal rows
     (see the module docstring).  Needs foreign keys off (configs is rebuilt)."""
-    conn.execute("ALTER TABLE deals ADD COLUMN tt_mb REAL")
-    conn.execute("UPDATE deals SET tt_mb = (SELECT tt_mb FROM configs WHERE configs.id = deals.config)")
+    def columns(table: str) -> set[str]:
+        return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+    if "tt_mb" not in columns("deals"):
+        conn.execute("ALTER TABLE deals ADD COLUMN tt_mb REAL")
+    if "tt_mb" in columns("configs"):
+        conn.execute("UPDATE deals SET tt_mb = (SELECT tt_mb FROM configs WHERE configs.id = deals.config)")
     groups: dict[str, list[int]] = {}
-    for cid, key in conn.execute("SELECT id, key FROM configs ORDER BY id").fetchall():
-        fields = json.loads(key)
-        groups.setdefault(_canonical({k: fields.get(k) for k in KEY_FIELDS}), []).append(cid)
+    for cid, game, rules, numbering, max_nodes, timeout in conn.execute(
+            "SELECT id, game, rules, numbering, max_nodes, timeout FROM configs ORDER BY id").fetchall():
+        key = config_key(game, json.loads(rules), numbering, max_nodes, timeout)
+        groups.setdefault(_canonical(key), []).append(cid)
     conn.execute(_CONFIGS.format(name="configs_new"))
     for text, ids in groups.items():
         keep = ids[0]
@@ -218,6 +224,10 @@ class Config:
     max_nodes: int | None
     timeout: float | None
     tt_mb: tuple[float, ...] = ()  # the table sizes its deals were solved with (a resource, not in the key)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.tt_mb, (int, float)):  # one size given as a number
+            object.__setattr__(self, "tt_mb", (float(self.tt_mb),))
 
     def tt_text(self) -> str:
         """``64`` or ``32/64``: the table sizes (MB) of its deals."""
