@@ -3,9 +3,9 @@
 An executor takes a deal's arguments (``solve_one``'s) and returns a future; ``pump``
 keeps a window of deals queued on any executor (a task of None means "none to start
 now": seeds another batch holds, see solver/batch.py; the pump then asks again every
-``POLL_SECONDS``), hands each finished result to the batch's ``record`` and yields it, and on a stop (Ctrl-C, an error, the generator
-closed) sets the executor's stop flag, cancels what has not started, and keeps the deals
-that finished anyway.  The Dask executor lives in ``solver/cluster.py`` (dask is imported
+``POLL_SECONDS``), hands each finished result to the batch's ``record`` and yields it,
+and on a stop (Ctrl-C, an error, the generator closed) sets the executor's stop flag,
+cancels what has not started, and keeps the deals that finished anyway.  The Dask executor lives in ``solver/cluster.py`` (dask is imported
 only for a batch with a scheduler); it uses the same pump.
 
 The worker side is here too: ``solve_one`` (one deal) and ``ensure_warm`` (load the

@@ -15,7 +15,13 @@ processes on one machine, or machines sharing the file -- never solve a seed twi
   A pid reused by an unrelated process looks alive: the claim then waits for its
   expiry, which is safe (late, never twice).
 - Machines sharing one file must agree on the time to well within ``LEASE_SECONDS``
-  (NTP does); the lease is the only cross-machine signal.
+  (NTP does); the lease is the only cross-machine signal.  They also need SQLite's
+  locking to work on that file, and the WAL journal the store uses needs every process
+  on one host (SQLite: WAL does not work over a network file system); the usual way to
+  spread one batch over machines is a Dask cluster, whose client alone writes.
+- Why a heartbeat rather than an expiry from the per-deal timeout: a batch need not
+  have a timeout, and a deal may run for hours; a renewed short lease bounds how long
+  a dead owner's seeds wait, whatever the limits.
 """
 
 from __future__ import annotations

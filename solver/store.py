@@ -11,12 +11,13 @@ Layout (``PRAGMA user_version`` = 4, ``PRAGMA application_id`` = APPLICATION_ID)
     deals    one row per (config, seed), UNIQUE: verdict, reason, proof (lost only:
              "search", "relaxed-rules", ..., see search.drive), nodes, seconds,
              length of the winning line, the line itself (JSON moves, as ``--json``
-             prints them), verified, stored_states, finished (unix time; ``export`` writes it as ISO
-             8601 UTC), version,
-             best_cards and best_of (the result's best_progress: the most cards the
-             search had on the foundations, of how many; NULL in rows stored before
-             schema version 2), tt_mb (the table size it was solved with).  CHECKs refuse a 'won' row that the reference engine did not verify and
-             an 'interrupted' one (it must be solved again by the next run).
+             prints them), verified, stored_states, finished (unix time; ``export``
+             writes it as ISO 8601 UTC), version, best_cards and best_of (the
+             result's best_progress: the most cards the search had on the
+             foundations, of how many; NULL in rows stored before schema version 2),
+             tt_mb (the table size it was solved with).  CHECKs refuse a 'won' row
+             that the reference engine did not verify and an 'interrupted' one (it
+             must be solved again by the next run).
     claims   the seeds being solved now: (config, seed) PRIMARY KEY, owner, expires
              (unix time); see ``claim`` and solver/lease.py.
     results  a view joining configs and deals (what ``patience export`` prints).
