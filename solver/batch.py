@@ -259,7 +259,8 @@ def batch(game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: 
 
     ``seeds``: a spec ("1-1000", "5", "1-10,20-30"), an int, or an iterable of ints.
     ``db``: a SQLite file (or Store); every finished deal is written to it before it is
-    yielded, and seeds it already holds for this configuration are skipped.  Without
+    yielded, seeds it already holds for this configuration are skipped, and seeds
+    another batch on it is solving are left to that batch (see the module docstring).  Without
     ``db`` nothing is stored and nothing is skipped.  ``workers`` defaults to the
     number of cores, ``mode`` to threads (see the module docstring; with "processes",
     a script must guard its batch with ``if __name__ == "__main__":``, as for any
