@@ -7,7 +7,16 @@
 ``batch()`` yields a SolveResult for every deal as it finishes (in completion order,
 not seed order), after writing it to the database (``db``, see solver/store.py) in its
 own transaction.  Seeds already stored for the same configuration (game, full rule
-set, numbering, limits) are skipped, so rerunning the same batch resumes it.  A deal
+set, numbering, caps; not the resources: table size, workers, mode, scheduler) are
+skipped, so rerunning the same batch resumes it, with other resources too.
+
+Sharing a database: a seed is claimed in the database before it is queued (a lease,
+see solver/lease.py: renewed by a heartbeat thread while the batch runs, dropped with
+the result in one transaction), so several batches on one file -- processes or
+machines -- share the seeds: each is solved once, and each batch yields and counts only
+the deals it solved.  A seed another live batch holds is left to it; once the batch has
+nothing else to do it waits for such seeds to be stored, or takes them over when their
+lease lapses (an owner killed on this machine is seen at once).  A deal
 whose line fails replay (VerificationError) or any other error in a worker stops the
 whole batch and is raised here; it is never stored.  Ctrl-C (KeyboardInterrupt) or
 closing the generator stops the workers within one search slice (at most about a
@@ -38,8 +47,8 @@ Memory: every worker (thread or process) owns its transposition tables (the main
 search's and, for games with a relaxation, the relaxed search's), each growing up to
 ``tt_mb``, and its search stack (the adapter's ``workspace_mb``); the default
 ``tt_mb`` is 2048 MB, halved until ``workers x (tables x tt_mb + workspace_mb)`` fits
-in half of the machine's memory (``default_tt_mb``).  ``tt_mb`` is part of the
-configuration key: give ``--tt-mb`` explicitly to resume on another machine.
+in half of the machine's memory (``default_tt_mb``).  Each stored deal records its
+``tt_mb``; it is not part of the configuration, so a resumed batch may use another.
 """
 
 from __future__ import annotations
@@ -50,10 +59,11 @@ from typing import Any
 
 from . import api
 from .executors import Executor, ProcessExecutor, ThreadExecutor, ensure_warm, pump
+from .lease import Heartbeat, new_owner
 from .result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
 from .search import DEFAULT_TT_MB, Limits
 from .seeds import SeedSpec
-from .store import Store, config_key
+from .store import DONE, MINE, Store, config_key
 
 MODES = ("threads", "processes")
 DEFAULT_MODE = "threads"
@@ -124,9 +134,11 @@ class Batch:
         self.numbering = numbering
         self.rules = rules.to_json()
         self.options = dict(rule_options)
-        self.key = config_key(self.game, self.rules, numbering, max_nodes, timeout, tt_mb)
+        self.key = config_key(self.game, self.rules, numbering, max_nodes, timeout)
         self._own_store = db is not None and not isinstance(db, Store)
         self.store = Store(db) if self._own_store else db
+        self.owner = new_owner()  # this batch's id in the database's claims
+        self._heartbeat: Heartbeat | None = None
         self.client, self._own_client = None, False
         if scheduler is not None:  # connect now: a bad address fails before anything starts
             from .cluster import connect
@@ -144,7 +156,7 @@ class Batch:
             self.previous[r.verdict] += 1
         self.counts = dict(self.previous)
         self.todo = len(self.seeds) - len(self._done)
-        self.solved = 0  # deals finished by this run
+        self.solved = 0  # deals solved and stored by this run
         self._version: str | None = None
 
     # ---------------------------------------------------------------- running
@@ -161,12 +173,23 @@ class Batch:
             if self.todo == 0:
                 return
             warm = (self.game, self.seeds.first, self.numbering, self.options)
+            if self.store is not None:
+                self._heartbeat = Heartbeat(self.store.path, self.owner)
             yield from pump(self._executor(warm), self.tasks(), self.record)
         finally:
             self.close()
 
     def close(self) -> None:
-        """Close what the batch opened (its database, its Dask client)."""
+        """Give back the seeds still claimed (the deals in flight of a stopped batch);
+        close what the batch opened (its database, its Dask client)."""
+        if self._heartbeat is not None:
+            self._heartbeat.stop()
+            self._heartbeat = None
+        if self.store is not None:
+            try:
+                self.store.release(self.owner)
+            except Exception:  # the claims lapse anyway; nothing may hide why the batch stopped
+                pass
         if self._own_store and self.store is not None:
             self.store.close()
             self.store = None
@@ -179,7 +202,8 @@ class Batch:
         return (self.game, seed, self.numbering, lim.max_nodes, lim.timeout, lim.tt_mb, self.options)
 
     def record(self, result: SolveResult) -> bool:
-        """Store a finished deal; False (and nothing stored) for an interrupted one."""
+        """Store a finished deal; False (and nothing stored) for an interrupted one, or
+        for one another batch stored first (its claim had lapsed)."""
         if result.verdict == UNKNOWN and result.reason == INTERRUPTED:
             return False
         if result.verdict == WON and not result.verified:
@@ -189,14 +213,33 @@ class Batch:
                 from . import __version__
 
                 self._version = __version__
-            self.store.add(self.config_id, result, self._version)
+            if not self.store.add(self.config_id, result, self._version, tt_mb=self.limits.tt_mb, owner=self.owner):
+                return False
         self.counts[result.verdict] += 1
         self.solved += 1
         return True
 
-    def tasks(self) -> Iterator[tuple]:
-        """solve_one's arguments for every seed not yet stored."""
-        return (self.task_args(seed) for seed in self.remaining())
+    def tasks(self) -> Iterator[tuple | None]:
+        """solve_one's arguments for every seed not yet stored, each claimed first when
+        there is a database.  Seeds another batch holds are tried again after the
+        others; while only those are left, None says "nothing to start now" (the pump
+        then waits a little and asks again)."""
+        if self.store is None:
+            yield from (self.task_args(seed) for seed in self.remaining())
+            return
+        seeds: Iterable[int] = self.remaining()
+        while True:
+            held = []
+            for seed in seeds:
+                state = self.store.claim(self.config_id, seed, self.owner)
+                if state == MINE:
+                    yield self.task_args(seed)
+                elif state != DONE:
+                    held.append(seed)
+            if not held:
+                return
+            seeds = held
+            yield None
 
     def _executor(self, warm: tuple) -> Executor:
         workers = min(self.workers, self.todo)
@@ -216,7 +259,8 @@ def batch(game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: 
 
     ``seeds``: a spec ("1-1000", "5", "1-10,20-30"), an int, or an iterable of ints.
     ``db``: a SQLite file (or Store); every finished deal is written to it before it is
-    yielded, and seeds it already holds for this configuration are skipped.  Without
+    yielded, seeds it already holds for this configuration are skipped, and seeds
+    another batch on it is solving are left to that batch (see the module docstring).  Without
     ``db`` nothing is stored and nothing is skipped.  ``workers`` defaults to the
     number of cores, ``mode`` to threads (see the module docstring; with "processes",
     a script must guard its batch with ``if __name__ == "__main__":``, as for any

@@ -26,6 +26,7 @@ kernel load per machine.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from typing import Any
@@ -95,8 +96,11 @@ class DaskExecutor:
         return self.client.submit(dask_task, args, self.warm, self.stop_name, pure=False,
                                   key=f"patience-{self.game}-{args[1]}-{uuid.uuid4().hex[:8]}")
 
-    def wait_first(self, pending: set) -> set:
-        return set(wait(list(pending), return_when="FIRST_COMPLETED").done)
+    def wait_first(self, pending: set, timeout: float | None = None) -> set:
+        try:
+            return set(wait(list(pending), timeout=timeout, return_when="FIRST_COMPLETED").done)
+        except (TimeoutError, asyncio.TimeoutError):  # none finished within timeout
+            return set()
 
     def window(self) -> int:
         """Twice the cluster's worker threads (workers may join or leave), re-read at

@@ -1,10 +1,11 @@
 """Where a batch's deals run: one executor layer for threads, processes and Dask.
 
 An executor takes a deal's arguments (``solve_one``'s) and returns a future; ``pump``
-keeps a window of deals queued on any executor, hands each finished result to the
-batch's ``record`` and yields it, and on a stop (Ctrl-C, an error, the generator
-closed) sets the executor's stop flag, cancels what has not started, and keeps the deals
-that finished anyway.  The Dask executor lives in ``solver/cluster.py`` (dask is imported
+keeps a window of deals queued on any executor (a task of None means "none to start
+now": seeds another batch holds, see solver/batch.py; the pump then asks again every
+``POLL_SECONDS``), hands each finished result to the batch's ``record`` and yields it,
+and on a stop (Ctrl-C, an error, the generator closed) sets the executor's stop flag,
+cancels what has not started, and keeps the deals that finished anyway.  The Dask executor lives in ``solver/cluster.py`` (dask is imported
 only for a batch with a scheduler); it uses the same pump.
 
 The worker side is here too: ``solve_one`` (one deal) and ``ensure_warm`` (load the
@@ -24,6 +25,9 @@ from typing import Any, Protocol
 
 from . import api
 from .result import SolveResult
+
+POLL_SECONDS = 1.0  # how often the pump asks again for a task after "none to start now"
+_END = object()
 
 
 # --------------------------------------------------------------------------- workers
@@ -120,7 +124,8 @@ class Executor(Protocol):
 
     def submit(self, args: tuple) -> Any: ...  # a future of solve_one(*args)
 
-    def wait_first(self, pending: set) -> set: ...  # block until some finish; those
+    def wait_first(self, pending: set, timeout: float | None = None) -> set: ...  # block until some finish
+    # (or ``timeout`` seconds pass); those
 
     def window(self) -> int: ...  # how many deals to keep queued now
 
@@ -138,8 +143,8 @@ class _PoolExecutor:
     def __init__(self, workers: int) -> None:
         self.workers = workers
 
-    def wait_first(self, pending: set) -> set:
-        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+    def wait_first(self, pending: set, timeout: float | None = None) -> set:
+        done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
         return done
 
     def window(self) -> int:
@@ -181,24 +186,33 @@ class ProcessExecutor(_PoolExecutor):
         return self.pool.submit(_process_task, *args)
 
 
-def pump(executor: Executor, tasks: Iterator[tuple], record: Callable[[SolveResult], bool]) -> Iterator[SolveResult]:
+def pump(executor: Executor, tasks: Iterator[tuple | None], record: Callable[[SolveResult], bool]
+         ) -> Iterator[SolveResult]:
     """Run every task on ``executor``, a window at a time; yield each result that
-    ``record`` keeps (in completion order).  A task's exception (VerificationError...)
-    stops everything and is raised here, as is Ctrl-C; deals that finished meanwhile are
+    ``record`` keeps (in completion order).  A task of None: nothing to start now, ask
+    again within POLL_SECONDS.  A task's exception (VerificationError...) stops
+    everything and is raised here, as is Ctrl-C; deals that finished meanwhile are
     still recorded."""
     pending: set = set()
     try:
         more = True
         while True:
+            idle = False
             while more and len(pending) < executor.window():
-                args = next(tasks, None)
-                if args is None:
+                args = next(tasks, _END)
+                if args is _END:
                     more = False
+                elif args is None:
+                    idle = True
+                    break
                 else:
                     pending.add(executor.submit(args))
             if not pending:
-                break
-            for f in executor.wait_first(pending):
+                if not more:
+                    break
+                time.sleep(POLL_SECONDS)
+                continue
+            for f in executor.wait_first(pending, POLL_SECONDS if idle else None):
                 pending.discard(f)
                 result = f.result()
                 if record(result):

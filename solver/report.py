@@ -146,7 +146,8 @@ def limits_text(c: Config) -> str:
         parts.append(f"max_nodes {c.max_nodes:,}")
     if c.timeout is not None:
         parts.append(f"timeout {c.timeout:g} s")
-    parts.append(f"tt {c.tt_mb:g} MB")
+    if c.tt_mb:  # the table sizes its deals ran with (a resource, not part of the configuration)
+        parts.append(f"tt {c.tt_text()} MB")
     return ", ".join(parts)
 
 

@@ -1,25 +1,39 @@
-"""The results database: one SQLite row per finished deal.
+"""The results database: one SQLite row per finished deal, and the claims of running batches.
 
-Layout (``PRAGMA user_version`` = 3):
+Layout (``PRAGMA user_version`` = 4, ``PRAGMA application_id`` = APPLICATION_ID):
 
     configs  one row per configuration: game, full rule set (JSON), numbering and
-             limits (max_nodes, timeout, tt_mb); ``key`` is the canonical JSON of all
-             of them and is UNIQUE, so a configuration has exactly one id.
+             caps (max_nodes, timeout); ``key`` is the canonical JSON of all of them
+             and is UNIQUE, so a configuration has exactly one id.  Resources (table
+             size, workers, mode, scheduler) are not part of it: they change how fast
+             a deal is solved, not what its result means, so a batch resumed with
+             other ``--workers`` or ``--tt-mb`` continues the same run.
     deals    one row per (config, seed), UNIQUE: verdict, reason, proof (lost only:
              "search", "relaxed-rules", ..., see search.drive), nodes, seconds,
              length of the winning line, the line itself (JSON moves, as ``--json``
-             prints them), verified, stored_states, finished (unix time; ``export`` writes it as ISO
-             8601 UTC), version,
-             best_cards and best_of (the result's best_progress: the most cards the
-             search had on the foundations, of how many; NULL in rows stored before
-             schema version 2).  CHECKs refuse a 'won' row that the reference engine did not verify and
-             an 'interrupted' one (it must be solved again by the next run).
-    results  a view joining the two (what ``patience export`` prints).
+             prints them), verified, stored_states, finished (unix time; ``export``
+             writes it as ISO 8601 UTC), version, best_cards and best_of (the
+             result's best_progress: the most cards the search had on the
+             foundations, of how many; NULL in rows stored before schema version 2),
+             tt_mb (the table size it was solved with).  CHECKs refuse a 'won' row
+             that the reference engine did not verify and an 'interrupted' one (it
+             must be solved again by the next run).
+    claims   the seeds being solved now: (config, seed) PRIMARY KEY, owner, expires
+             (unix time); see ``claim`` and solver/lease.py.
+    results  a view joining configs and deals (what ``patience export`` prints).
 
-Version 1 databases (no best_cards / best_of) are migrated when opened: the two
-columns are added (NULL in the old rows) and the view is made again, in one
-transaction.  Version 2 databases get Windmill's rules as ``{"rules": NAME}`` (they were
-``{"preset": NAME}``), so a batch begun before resumes under the same configuration.
+Ours, or not: a database we create is marked with ``PRAGMA application_id``.  An
+unmarked one is accepted only if it is empty (a new file) or holds the tables of an
+earlier version of this project (then it is migrated and marked); any other SQLite file,
+and any file that is not SQLite, is refused (StoreError) before anything is written.
+
+Migrations, each in one transaction when the database is opened: version 1 gets
+best_cards / best_of (NULL in the old rows); version 2 gets Windmill's rules as
+``{"rules": NAME}`` (they were ``{"preset": NAME}``); version 3 loses ``tt_mb`` from the
+configuration key: configurations that differed only by it become one (the lowest id),
+each deal keeps its table size in ``deals.tt_mb``, and where one seed was stored under
+several of them one row stays (a decided verdict before an unknown one, else the
+older configuration's).  A batch begun under an older version resumes as the same run.
 
 Durability and concurrency:
 
@@ -28,13 +42,20 @@ Durability and concurrency:
   only deals not yet committed and never corrupts the file (SQLite's atomic commit;
   the WAL is replayed on the next open).  A power cut may lose the last few commits,
   never the file.
-- ``INSERT ... ON CONFLICT (config, seed) DO NOTHING`` on the UNIQUE key: two batches
-  writing one database at once never store a seed twice; the first row stays.  (Not
-  ``INSERT OR IGNORE``: that would also silently drop a row failing a CHECK, which
-  must raise.)  ``busy_timeout`` makes a writer wait for the other's transaction
-  instead of failing.
+- Claims: a batch takes a seed with ``claim`` (BEGIN IMMEDIATE: check that no row and
+  no live claim of another owner exists, then write its own; two processes or two
+  machines sharing the file never both take it), and ``add`` writes the result and
+  drops the claim in one transaction.  A claim expires unless its owner renews it
+  (solver/lease.py: a heartbeat thread renews them all every few seconds, however long
+  a deal runs); an expired claim, or one whose owner is known dead, is taken over.  So
+  batches sharing a database share its seeds: each seed is solved once.
+- ``INSERT ... ON CONFLICT (config, seed) DO NOTHING`` on the UNIQUE key: should two
+  batches still solve one seed (a claim lapsed while its owner was stalled), the first
+  row stays and ``add`` tells the second that it stored nothing.  (Not ``INSERT OR
+  IGNORE``: that would also silently drop a row failing a CHECK, which must raise.)
+  ``busy_timeout`` makes a writer wait for the other's transaction instead of failing.
 - One connection per Store, used by one thread: a batch writes from its main thread
-  only (workers send results back to it).
+  only (workers send results back to it); the lease heartbeat has its own connection.
 """
 
 from __future__ import annotations
@@ -44,31 +65,40 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .lease import LEASE_SECONDS, owner_is_dead
 from .result import LOST, UNKNOWN, WON, SolveResult, describe_rules
 from .seeds import SeedSpec
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
+APPLICATION_ID = 0x50415443  # "PATC": marks a patience results database (PRAGMA application_id)
+SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 60_000
 DEFAULT_DB_NAME = "patience-results.sqlite"
+KEY_FIELDS = ("game", "rules", "numbering", "max_nodes", "timeout")
 
-_SCHEMA = [
-    """
-CREATE TABLE IF NOT EXISTS configs (
+# claim() answers
+MINE = "mine"  # the seed is ours to solve now
+DONE = "done"  # a result is stored already
+HELD = "held"  # another live batch is solving it
+
+_CONFIGS = """
+CREATE TABLE IF NOT EXISTS {name} (
     id        INTEGER PRIMARY KEY,
     key       TEXT NOT NULL UNIQUE,
     game      TEXT NOT NULL,
     rules     TEXT NOT NULL,
     numbering TEXT NOT NULL,
     max_nodes INTEGER,
-    timeout   REAL,
-    tt_mb     REAL NOT NULL
-)""",
-    """
+    timeout   REAL
+)"""
+
+_DEALS = """
 CREATE TABLE IF NOT EXISTS deals (
     config        INTEGER NOT NULL REFERENCES configs(id),
     seed          INTEGER NOT NULL,
@@ -85,16 +115,25 @@ CREATE TABLE IF NOT EXISTS deals (
     version       TEXT,
     best_cards    INTEGER,
     best_of       INTEGER,
+    tt_mb         REAL,
     UNIQUE (config, seed),
     CHECK (verdict != 'won' OR verified = 1),
     CHECK ((verdict = 'unknown') = (reason IS NOT NULL)),
     CHECK (reason IS NULL OR reason != 'interrupted')
-)""",
-]
+)"""
+
+_CLAIMS = """
+CREATE TABLE IF NOT EXISTS claims (
+    config  INTEGER NOT NULL,
+    seed    INTEGER NOT NULL,
+    owner   TEXT NOT NULL,
+    expires REAL NOT NULL,
+    PRIMARY KEY (config, seed)
+)"""
 
 _VIEW = """
 CREATE VIEW IF NOT EXISTS results AS
-    SELECT c.game, c.rules, c.numbering, c.max_nodes, c.timeout, c.tt_mb, d.seed, d.verdict, d.reason, d.proof,
+    SELECT c.game, c.rules, c.numbering, c.max_nodes, c.timeout, d.tt_mb, d.seed, d.verdict, d.reason, d.proof,
            d.nodes, d.seconds, d.length, d.verified, d.stored_states, d.finished, d.version, d.best_cards,
            d.best_of, d.line, d.config
     FROM deals d JOIN configs c ON c.id = d.config"""
@@ -103,7 +142,6 @@ CREATE VIEW IF NOT EXISTS results AS
 _MIGRATE_1 = [
     "ALTER TABLE deals ADD COLUMN best_cards INTEGER",
     "ALTER TABLE deals ADD COLUMN best_of INTEGER",
-    "DROP VIEW IF EXISTS results",
 ]
 
 # version 2 -> 3: Windmill's rules are {"rules": NAME} as every game's (they were
@@ -113,27 +151,69 @@ _MIGRATE_2 = [
     "key = replace(key, '\"rules\":{\"preset\":', '\"rules\":{\"rules\":') WHERE game = 'windmill'",
 ]
 
+# the tables of versions 1 to 3 (what an earlier release created), by the columns they had then
+_EARLIER_TABLES = {
+    "configs": {"id", "key", "game", "rules", "numbering", "max_nodes", "timeout", "tt_mb"},
+    "deals": {"config", "seed", "verdict", "reason", "proof", "nodes", "seconds", "length", "line", "verified",
+              "stored_states", "finished", "version"},
+}
+
+
+def _migrate_3(conn: sqlite3.Connection) -> None:
+    """Version 3 -> 4: the table size leaves the configuration key for the deal rows
+    (see the module docstring).  Needs foreign keys off (configs is rebuilt)."""
+    def columns(table: str) -> set[str]:
+        return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+    if "tt_mb" not in columns("deals"):
+        conn.execute("ALTER TABLE deals ADD COLUMN tt_mb REAL")
+    if "tt_mb" in columns("configs"):
+        conn.execute("UPDATE deals SET tt_mb = (SELECT tt_mb FROM configs WHERE configs.id = deals.config)")
+    groups: dict[str, list[int]] = {}
+    for cid, game, rules, numbering, max_nodes, timeout in conn.execute(
+            "SELECT id, game, rules, numbering, max_nodes, timeout FROM configs ORDER BY id").fetchall():
+        key = config_key(game, json.loads(rules), numbering, max_nodes, timeout)
+        groups.setdefault(_canonical(key), []).append(cid)
+    conn.execute(_CONFIGS.format(name="configs_new"))
+    for text, ids in groups.items():
+        keep = ids[0]
+        conn.execute("INSERT INTO configs_new SELECT id, ?, game, rules, numbering, max_nodes, timeout FROM configs "
+                     "WHERE id = ?", (text, keep))
+        for other in ids[1:]:
+            # one row per seed: a decided verdict before an unknown one, else the older configuration's
+            conn.execute("DELETE FROM deals WHERE config = ? AND verdict = 'unknown' AND seed IN "
+                         "(SELECT seed FROM deals WHERE config = ? AND verdict != 'unknown')", (keep, other))
+            conn.execute("UPDATE OR IGNORE deals SET config = ? WHERE config = ?", (keep, other))
+            conn.execute("DELETE FROM deals WHERE config = ?", (other,))
+    conn.execute("DROP TABLE configs")
+    conn.execute("ALTER TABLE configs_new RENAME TO configs")
+
 
 def default_db_path() -> Path:
     """``$PATIENCE_DB`` if set, else ``patience-results.sqlite`` in the current directory."""
     return Path(os.environ.get("PATIENCE_DB") or DEFAULT_DB_NAME)
 
 
-def config_key(game: str, rules: dict, numbering: str, max_nodes: int | None, timeout: float | None,
-               tt_mb: float) -> dict[str, Any]:
-    """The configuration a verdict depends on, normalised (60 and 60.0 are one timeout)."""
+def config_key(game: str, rules: dict, numbering: str, max_nodes: int | None,
+               timeout: float | None) -> dict[str, Any]:
+    """What a verdict means, normalised (60 and 60.0 are one timeout): the game, its full
+    rule set, the numbering and the caps.  Not the resources (table size, workers)."""
     return {
         "game": game,
         "rules": dict(sorted(rules.items())),
         "numbering": numbering,
         "max_nodes": None if max_nodes is None else int(max_nodes),
         "timeout": None if timeout is None else float(timeout),
-        "tt_mb": float(tt_mb),
     }
 
 
 def _canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def renew_claims(conn: sqlite3.Connection, owner: str, lease: float = LEASE_SECONDS) -> int:
+    """Push back the expiry of every claim of ``owner``; how many it holds."""
+    return conn.execute("UPDATE claims SET expires = ? WHERE owner = ?", (time.time() + lease, owner)).rowcount
 
 
 @dataclass(frozen=True)
@@ -144,16 +224,26 @@ class Config:
     numbering: str
     max_nodes: int | None
     timeout: float | None
-    tt_mb: float
+    tt_mb: tuple[float, ...] = ()  # the table sizes its deals were solved with (a resource, not in the key)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.tt_mb, (int, float)):  # one size given as a number
+            object.__setattr__(self, "tt_mb", (float(self.tt_mb),))
+
+    def tt_text(self) -> str:
+        """``64`` or ``32/64``: the table sizes (MB) of its deals."""
+        return "/".join(f"{t:g}" for t in self.tt_mb)
 
     def describe(self) -> str:
         rules = describe_rules(self.rules)
-        limits = [f"tt_mb={self.tt_mb:g}"]
-        if self.max_nodes is not None:
-            limits.insert(0, f"max_nodes={self.max_nodes}")
+        limits = []
         if self.timeout is not None:
-            limits.insert(0, f"timeout={self.timeout:g}s")
-        return f"{self.game} ({self.numbering}) {rules}; {', '.join(limits)}"
+            limits.append(f"timeout={self.timeout:g}s")
+        if self.max_nodes is not None:
+            limits.append(f"max_nodes={self.max_nodes}")
+        if self.tt_mb:
+            limits.append(f"tt_mb={self.tt_text()}")
+        return f"{self.game} ({self.numbering}) {rules}; {', '.join(limits) or 'no limits'}"
 
 
 @dataclass(frozen=True)
@@ -177,6 +267,7 @@ class Store:
         self.path = Path(path)
         if self.path.parent and not self.path.parent.exists():
             raise StoreError(f"cannot open database {str(self.path)!r}: folder {str(self.path.parent)!r} does not exist")
+        self._refuse_non_sqlite()
         # Two batches opening one new file at once race to switch it to WAL and to
         # create the schema; SQLite answers some of those lock upgrades with an
         # immediate "database is locked" (its deadlock rule skips the busy handler),
@@ -195,24 +286,67 @@ class Store:
             time.sleep(delay)
             delay = min(delay * 2, 0.5)
 
+    def _refuse_non_sqlite(self) -> None:
+        """A file that exists and is not SQLite is refused before SQLite touches it."""
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(len(SQLITE_HEADER))
+        except FileNotFoundError:
+            return
+        except OSError as err:
+            raise StoreError(f"cannot open database {str(self.path)!r}: {err.strerror or err}") from None
+        if head and head != SQLITE_HEADER:
+            raise StoreError(f"{str(self.path)!r} is not a SQLite database: refusing to use it as the results "
+                             "database")
+
     def _open(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._refuse_foreign(conn)  # before anything is written
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
-            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA foreign_keys = OFF")  # a migration rebuilds configs
             self._create(conn)
+            conn.execute("PRAGMA foreign_keys = ON")
         except BaseException:
             conn.close()
             raise
         return conn
 
+    def _refuse_foreign(self, conn: sqlite3.Connection) -> None:
+        """Ours (marked), new (empty) or made by an earlier version; else StoreError."""
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app == APPLICATION_ID:
+            return
+        name = str(self.path)
+        if app != 0:
+            raise StoreError(f"{name!r} is another program's SQLite database (application id {app:#x}): refusing to "
+                             "use it as the results database")
+        objects = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite!_%' "
+                                              "ESCAPE '!' ORDER BY name")]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if (not objects and version == 0) or self._made_by_an_earlier_version(conn, objects, version):
+            return
+        holds = f" (it holds {', '.join(objects[:4])}{', ...' if len(objects) > 4 else ''})" if objects else ""
+        raise StoreError(f"{name!r} is not a patience results database{holds}: refusing to add tables to it")
+
+    @staticmethod
+    def _made_by_an_earlier_version(conn: sqlite3.Connection, objects: list[str], version: int) -> bool:
+        """Versions 1 to 3 left no mark but their schema version and their tables."""
+        if version not in (1, 2, 3) or not {"configs", "deals"} <= set(objects) <= {"configs", "deals", "results"}:
+            return False
+        for table, needed in _EARLIER_TABLES.items():
+            columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+            if not needed <= columns:
+                return False
+        return True
+
     def _create(self, conn: sqlite3.Connection) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == SCHEMA_VERSION:
             return
-        if version not in (0, 1, 2):
+        if version not in (0, 1, 2, 3):
             raise StoreError(f"database {str(self.path)!r} has schema version {version}, expected {SCHEMA_VERSION}")
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -220,17 +354,22 @@ class Store:
             # for the lock.
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version == 0:
-                for statement in _SCHEMA:
-                    conn.execute(statement)
+                conn.execute(_CONFIGS.format(name="configs"))
+                conn.execute(_DEALS)
+            if version in (1, 2, 3):
+                conn.execute("DROP VIEW IF EXISTS results")
             if version == 1:
                 for statement in _MIGRATE_1:
                     conn.execute(statement)
             if version in (1, 2):
                 for statement in _MIGRATE_2:
                     conn.execute(statement)
-            if version in (0, 1):
+            if version in (1, 2, 3):
+                _migrate_3(conn)
+            if version in (0, 1, 2, 3):
+                conn.execute(_CLAIMS)
                 conn.execute(_VIEW)
-            if version in (0, 1, 2):
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
@@ -246,41 +385,91 @@ class Store:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction, taken at once (BEGIN IMMEDIATE): what it reads cannot
+        change before it writes."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
     # ---------------------------------------------------------------- configurations
 
     def config_id(self, key: dict[str, Any]) -> int:
-        """The id of a configuration (from config_key), created if new."""
+        """The id of a configuration (from config_key), created if new.  Other fields
+        of ``key`` (a table size from an older caller) are not part of it."""
+        key = {k: key.get(k) for k in KEY_FIELDS}
         text = _canonical(key)
         self.conn.execute(
-            "INSERT OR IGNORE INTO configs (key, game, rules, numbering, max_nodes, timeout, tt_mb) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (text, key["game"], _canonical(key["rules"]), key["numbering"], key["max_nodes"], key["timeout"],
-             key["tt_mb"]),
+            "INSERT OR IGNORE INTO configs (key, game, rules, numbering, max_nodes, timeout) VALUES (?, ?, ?, ?, ?, ?)",
+            (text, key["game"], _canonical(key["rules"]), key["numbering"], key["max_nodes"], key["timeout"]),
         )
         return self.conn.execute("SELECT id FROM configs WHERE key = ?", (text,)).fetchone()[0]
 
     def configs(self) -> list[Config]:
+        sizes: dict[int, list[float]] = {}
+        for cid, tt_mb in self.conn.execute(
+                "SELECT config, tt_mb FROM deals WHERE tt_mb IS NOT NULL GROUP BY config, tt_mb ORDER BY tt_mb"):
+            sizes.setdefault(cid, []).append(tt_mb)
         out = []
-        for cid, game, rules, numbering, max_nodes, timeout, tt_mb in self.conn.execute(
-            "SELECT id, game, rules, numbering, max_nodes, timeout, tt_mb FROM configs ORDER BY id"
+        for cid, game, rules, numbering, max_nodes, timeout in self.conn.execute(
+            "SELECT id, game, rules, numbering, max_nodes, timeout FROM configs ORDER BY id"
         ):
-            out.append(Config(cid, game, json.loads(rules), numbering, max_nodes, timeout, tt_mb))
+            out.append(Config(cid, game, json.loads(rules), numbering, max_nodes, timeout, tuple(sizes.get(cid, ()))))
         return out
+
+    # ---------------------------------------------------------------- claims
+
+    def claim(self, config: int, seed: int, owner: str, lease: float = LEASE_SECONDS) -> str:
+        """Take ``seed`` for ``owner`` unless it is stored (DONE) or another owner's
+        claim on it is live (HELD): then MINE, with an expiry ``lease`` seconds on.  An
+        expired claim, or one whose owner is known dead (solver/lease.py), is taken over."""
+        now = time.time()
+        with self._transaction():
+            if self.conn.execute("SELECT 1 FROM deals WHERE config = ? AND seed = ?", (config, seed)).fetchone():
+                return DONE
+            held = self.conn.execute("SELECT owner, expires FROM claims WHERE config = ? AND seed = ?",
+                                     (config, seed)).fetchone()
+            if held is not None and held[0] != owner and held[1] > now and not owner_is_dead(held[0]):
+                return HELD
+            self.conn.execute("INSERT OR REPLACE INTO claims (config, seed, owner, expires) VALUES (?, ?, ?, ?)",
+                              (config, seed, owner, now + lease))
+        return MINE
+
+    def release(self, owner: str) -> None:
+        """Drop every claim of ``owner`` (a batch that stops gives back its unfinished seeds)."""
+        self.conn.execute("DELETE FROM claims WHERE owner = ?", (owner,))
+
+    def claims(self, config: int) -> dict[int, tuple[str, float]]:
+        """The live and expired claims of a configuration: seed -> (owner, expires)."""
+        return {s: (o, e) for s, o, e in self.conn.execute(
+            "SELECT seed, owner, expires FROM claims WHERE config = ? ORDER BY seed", (config,))}
 
     # ---------------------------------------------------------------- deals
 
-    def add(self, config: int, result: SolveResult, version: str | None = None) -> bool:
-        """Store one finished deal in its own transaction; False if it was already there."""
+    def add(self, config: int, result: SolveResult, version: str | None = None, tt_mb: float | None = None,
+            owner: str | None = None) -> bool:
+        """Store one finished deal, and drop ``owner``'s claim on it, in one transaction;
+        False if a row for it was there already (nothing is stored then)."""
         line = _canonical([m.to_json() for m in result.moves]) if result.verdict == WON else None
         best = getattr(result, "best_progress", None)
-        cur = self.conn.execute(
-            "INSERT INTO deals (config, seed, verdict, reason, proof, nodes, seconds, length, line, verified,"
-            " stored_states, finished, version, best_cards, best_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (config, seed) DO NOTHING",
-            (config, result.seed, result.verdict, result.reason, getattr(result, "proof", None), int(result.nodes), float(result.seconds),
-             len(result.moves), line, int(bool(result.verified)), int(result.stored_states), time.time(), version,
-             None if best is None else int(best.cards), None if best is None else int(best.of)),
-        )
+        with self._transaction():
+            cur = self.conn.execute(
+                "INSERT INTO deals (config, seed, verdict, reason, proof, nodes, seconds, length, line, verified,"
+                " stored_states, finished, version, best_cards, best_of, tt_mb)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (config, seed) DO NOTHING",
+                (config, result.seed, result.verdict, result.reason, getattr(result, "proof", None),
+                 int(result.nodes), float(result.seconds), len(result.moves), line, int(bool(result.verified)),
+                 int(result.stored_states), time.time(), version, None if best is None else int(best.cards),
+                 None if best is None else int(best.of), None if tt_mb is None else float(tt_mb)),
+            )
+            if owner is not None:
+                self.conn.execute("DELETE FROM claims WHERE config = ? AND seed = ? AND owner = ?",
+                                  (config, result.seed, owner))
         return cur.rowcount == 1
 
     def done_seeds(self, config: int, seeds: SeedSpec | None = None) -> set[int]:

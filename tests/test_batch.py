@@ -139,7 +139,7 @@ def test_without_db_nothing_is_stored_or_skipped(tmp_path, ref):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_configuration_key_covers_rules_numbering_and_limits(tmp_path):
+def test_configuration_key_covers_rules_numbering_and_caps_not_resources(tmp_path):
     db = tmp_path / "r.sqlite"
 
     def cid(**kw):
@@ -149,8 +149,10 @@ def test_configuration_key_covers_rules_numbering_and_limits(tmp_path):
     base = cid()
     assert cid() == base
     assert cid(timeout=None) == base
+    # resources change how fast, not what a result means
+    assert cid(tt_mb=TT * 2) == cid(tt_mb=None) == cid(workers=2, tt_mb=None) == cid(mode="processes") == base
     others = [cid(draw=3), cid(passes=3), cid(worry_back=False), cid(numbering="solvitaire"), cid(max_nodes=NODES + 1),
-              cid(tt_mb=TT * 2), cid(timeout=60)]
+              cid(timeout=60)]
     assert len(set(others)) == len(others) and base not in others
     assert cid(timeout=60.0) == cid(timeout=60)  # normalised
     assert cid(draw=1) == base  # the defaults are the full rule set, given or not
@@ -234,7 +236,7 @@ def test_batch_counts_the_search_stack_of_beleaguered_castle(monkeypatch):
 
 def test_concurrent_writers_through_the_store(tmp_path):
     db = tmp_path / "r.sqlite"
-    key = config_key("klondike", {"draw": 1}, "pysolfc", None, None, 64)
+    key = config_key("klondike", {"draw": 1}, "pysolfc", None, None)
     inserted = []
     errors = []
 

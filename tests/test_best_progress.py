@@ -31,7 +31,7 @@ from solver.moves import Move
 from solver.replay import replay_moves
 from solver.result import LOST, UNKNOWN, WON, BestProgress, SolveResult
 from solver.search import Limits, LazyLine, Progress, Restarts, drive, luby
-from solver.store import Store
+from solver.store import SCHEMA_VERSION, Store
 
 TT = 64
 
@@ -322,7 +322,7 @@ def test_an_old_database_is_migrated_and_its_rows_read_back_without_progress(tmp
     path = tmp_path / "old.sqlite"
     _v1_database(path)
     with Store(path) as store:
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         rows = store.rows(1)
         assert [(r.seed, r.best_cards, r.best_of) for r in rows] == [(7, None, None), (8, None, None)]
         assert store.add(1, _unknown(9, 61))
@@ -335,13 +335,14 @@ def test_an_old_database_is_migrated_and_its_rows_read_back_without_progress(tmp
 
 
 def test_a_database_of_a_newer_schema_is_refused(tmp_path):
-    from solver.store import StoreError
+    from solver.store import APPLICATION_ID, StoreError
 
     path = tmp_path / "new.sqlite"
     conn = sqlite3.connect(path)
-    conn.execute("PRAGMA user_version = 4")
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.close()
-    with pytest.raises(StoreError, match="schema version 4"):
+    with pytest.raises(StoreError, match=f"schema version {SCHEMA_VERSION + 1}"):
         Store(path)
 
 
