@@ -32,7 +32,7 @@ def db(tmp_path):
     path = tmp_path / "R.sqlite"
     rules = get_game("klondike").make_rules().to_json()
     with Store(path) as store:
-        config = store.config_id(config_key("klondike", rules, "pysolfc", None, None, 64))
+        config = store.config_id(config_key("klondike", rules, "pysolfc", None, None))
         for seed, verdict in ((1, "won"), (2, "lost"), (3, "won")):
             store.add(config, SolveResult("klondike", rules, "pysolfc", seed, verdict, None, 1000 * seed, 0.01,
                                           verified=verdict == "won", proof=None if verdict == "won" else "search"))
