@@ -10,8 +10,11 @@ or busy with another solve) the command solves in its own process as before, so 
 server only ever saves time: it never changes a verdict, a line or an exit code.
 
 The socket: ``$PATIENCE_SERVER`` if set (``off``: never use a server), else
-``$XDG_RUNTIME_DIR/patience-solver.sock``, else ``~/.cache/patience-solver/server.sock``
-(its folder is made private to the user).
+``$XDG_RUNTIME_DIR/patience-solver-ID.sock``, else ``~/.cache/patience-solver/server-ID.sock``
+(its folder is made private to the user).  ID names the installation (``installation_id``:
+the Python environment's prefix and the package's folder), so a server serves only the
+commands of the checkout and environment that started it: another checkout or venv of the
+same code (a measuring harness, say) finds no server of its own and solves by itself.
 
 Wire protocol: newline-delimited JSON objects on one connection per request.
 
@@ -80,11 +83,24 @@ def socket_path() -> Path | None:
     return _default_path()
 
 
+def installation_id() -> str:
+    """8 hex digits naming this installation: ``sys.prefix`` (the virtual environment or
+    Python) and the folder the ``solver`` package is imported from."""
+    import hashlib
+
+    from .digest import PACKAGE
+
+    where = f"{os.path.realpath(sys.prefix)}\0{PACKAGE}"
+    return hashlib.sha256(where.encode()).hexdigest()[:8]
+
+
 def _default_path() -> Path:
     runtime = os.environ.get("XDG_RUNTIME_DIR")
+    name = installation_id()
     if runtime and os.path.isdir(runtime):
-        return Path(runtime) / "patience-solver.sock"
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "patience-solver" / "server.sock"
+        return Path(runtime) / f"patience-solver-{name}.sock"
+    return (Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "patience-solver"
+            / f"server-{name}.sock")
 
 
 # ---------------------------------------------------------------- the client side
