@@ -153,6 +153,8 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
     numbering = numbering or "pysolfc"
     options = api.rule_options(rules)  # with the rules a deal file named
     live = LiveLine(g.total_cards(position)) if sys.stderr.isatty() else None
+    if timeout is None and max_nodes is None:
+        live = NoLimitWarning(live)
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())  # Ctrl-C ends the search, not the report
     request = {"game": game, "seed": _seed(seed), "numbering": numbering, "options": options,
@@ -212,6 +214,32 @@ class LiveLine:
     def clear(self) -> None:
         if self.shown:
             click.echo("\r\x1b[K", err=True, nl=False)
+
+
+NO_LIMIT_WARNING_AFTER = 10.0  # seconds of a search without --timeout or --max-nodes before it says so
+
+
+class NoLimitWarning:
+    """A search without --timeout or --max-nodes may run for hours: once it has run
+    NO_LIMIT_WARNING_AFTER seconds, one line on stderr says so (as ``batch`` does at its
+    start; a quick solve stays quiet).  Wraps the terminal's LiveLine, if any."""
+
+    def __init__(self, live: LiveLine | None) -> None:
+        self.live = live
+        self.said = False
+
+    def __call__(self, s) -> None:
+        if not self.said and s.seconds >= NO_LIMIT_WARNING_AFTER:
+            self.said = True
+            self.clear()
+            click.echo(f"patience: warning: no --timeout or --max-nodes, so this search runs until it ends or "
+                       f"Ctrl-C (it has run {s.seconds:.0f} s; try --timeout 60)", err=True)
+        if self.live is not None:
+            self.live(s)
+
+    def clear(self) -> None:
+        if self.live is not None:
+            self.live.clear()
 
 
 def _width() -> int:
@@ -567,7 +595,9 @@ def bench(max_nodes):
     """Deterministic node-count signature over fixed deals (quote it in commits)."""
     from .bench import BENCH_MAX_NODES, run_bench
 
-    rows, total, digest = run_bench(max_nodes or BENCH_MAX_NODES)
+    if max_nodes is not None and max_nodes < 1:
+        raise PatienceError(f"invalid --max-nodes {max_nodes}: must be at least 1")
+    rows, total, digest = run_bench(BENCH_MAX_NODES if max_nodes is None else max_nodes)
     for row in rows:
         click.echo(f"{row.label:50s} {row.verdict:8s} {row.nodes:>10d} nodes {row.seconds:7.3f} s")
     seconds = sum(r.seconds for r in rows)

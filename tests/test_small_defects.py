@@ -35,3 +35,52 @@ def test_the_default_socket_without_a_runtime_folder_is_keyed_too(monkeypatch, t
     here = server.socket_path()
     monkeypatch.setattr(sys, "prefix", str(tmp_path / "other-venv"))
     assert server.socket_path() != here and here.parent == tmp_path / "patience-solver"
+
+
+# ---------------------------------------------------------------- 2. a solve without limits says so
+
+
+def test_a_solve_without_limits_warns_once_it_runs_long(monkeypatch):
+    """One line on stderr (the JSON on stdout stays one object); a quick solve is quiet."""
+    import json
+
+    from solver import cli
+
+    monkeypatch.setenv("PATIENCE_SERVER", "off")
+    monkeypatch.setattr(cli, "NO_LIMIT_WARNING_AFTER", 0.0)  # every search counts as long
+    r = patience_here("solve", "klondike", "1", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["verdict"] == "won"
+    warnings = [ln for ln in r.stderr.splitlines() if ln.startswith("patience: warning: ")]
+    assert len(warnings) == 1 and "--timeout" in warnings[0], r.stderr
+    for limit in (["--timeout", "60"], ["--max-nodes", "100000"]):
+        r = patience_here("solve", "klondike", "1", "--json", *limit)
+        assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
+
+
+def test_a_quick_solve_without_limits_is_quiet(monkeypatch):
+    monkeypatch.setenv("PATIENCE_SERVER", "off")
+    r = patience_here("solve", "klondike", "1")
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
+
+
+# ---------------------------------------------------------------- 3. limits refused cleanly
+
+
+@pytest.mark.parametrize("value", ["-1", "0"])
+def test_bench_refuses_a_node_cap_below_one(value):
+    line = one_line_error(patience_here("bench", "--max-nodes", value))
+    assert f"--max-nodes {value}" in line and "at least 1" in line
+
+
+_LIMITS = [["--max-nodes", "0"], ["--max-nodes", "-3"], ["--timeout", "0"], ["--timeout", "-1"]]
+
+
+@pytest.mark.parametrize("command, limit", [
+    (command, limit) for command in (["solve", "klondike", "1"], ["batch", "klondike", "--seeds", "1"])
+    for limit in _LIMITS] + [(["hint", "klondike", "1"], limit) for limit in _LIMITS[2:]])  # hint: no --max-nodes
+def test_solve_hint_and_batch_refuse_limits_below_one(command, limit, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATIENCE_SERVER", "off")
+    extra = ["--db", str(tmp_path / "r.sqlite")] if command[0] == "batch" else []
+    line = one_line_error(patience_here(*command, *limit, *extra))
+    assert limit[0] in line
