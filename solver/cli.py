@@ -381,13 +381,33 @@ def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_na
             click.echo(f"best found: {result.best_progress}")
 
 
-# the batch's progress bar: the bar itself shrinks first, so the win rate's interval
-# (first in the postfix) stays readable at 80 columns
-BAR_FORMAT = "{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}] {postfix}"
+# the batch's progress bar: deals per second, then the postfix (tqdm puts ", " before
+# it); the bar itself shrinks first, so the win rate (first in the postfix) stays
+# readable at 80 columns
+BAR_FORMAT = "{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
 
 
-def bar_postfix(counts: dict, rate: str) -> str:
-    return f"{rate} won {counts['won']} lost {counts['lost']} unknown {counts['unknown']}"
+def bar_rate(won: int, lost: int, unknown: int) -> str:
+    """The win rate so far and its 95% interval.  With unknown deals the estimate is a
+    range, those deals counted as lost and as won (won / all to (won + unknown) / all),
+    as the interval counts them: 31 won, 9 unknown is "77.5%-100.0%", not "100%".  One
+    decimal: the bar must fit 80 columns (the summary at the end gives two)."""
+    from .stats import win_rate
+
+    rate = win_rate(won, lost, unknown)
+    n = rate.n
+    if n == 0:
+        return "no deals yet"
+    interval = f"[{100 * rate.low:.1f}%, {100 * rate.high:.1f}%]"
+    if not unknown:
+        return f"{100 * won / n:.1f}% {interval}"
+    return f"{100 * won / n:.1f}%-{100 * (won + unknown) / n:.1f}% {interval}"
+
+
+def bar_postfix(counts: dict) -> str:
+    """The postfix of the batch's bar: win rate, interval, and the counts."""
+    won, lost, unknown = counts["won"], counts["lost"], counts["unknown"]
+    return f"{bar_rate(won, lost, unknown)} won {won} lost {lost} unknown {unknown}"
 
 
 def _dask_threads(b) -> int:
@@ -442,8 +462,7 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
     from tqdm import tqdm
 
     from .batch import Batch
-    from .report import rate_text, summarize, summary_text
-    from .stats import win_rate
+    from .report import summarize, summary_text
     from .store import StoreError, default_db_path
 
     _check_tt_mb(tt_mb)
@@ -474,9 +493,7 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
                bar_format=BAR_FORMAT)
 
     def show() -> None:
-        c = b.counts
-        rate = win_rate(c["won"], c["lost"], c["unknown"])
-        bar.set_postfix_str(bar_postfix(c, rate_text(rate)), refresh=False)
+        bar.set_postfix_str(bar_postfix(b.counts), refresh=False)
 
     show()
     try:

@@ -84,3 +84,40 @@ def test_solve_hint_and_batch_refuse_limits_below_one(command, limit, tmp_path, 
     extra = ["--db", str(tmp_path / "r.sqlite")] if command[0] == "batch" else []
     line = one_line_error(patience_here(*command, *limit, *extra))
     assert limit[0] in line
+
+
+# ---------------------------------------------------------------- 4. the batch's progress bar
+
+
+def _bar_line(counts: dict, ncols: int = 200) -> str:
+    import io
+
+    from tqdm import tqdm
+
+    from solver.cli import BAR_FORMAT, bar_postfix
+
+    out = io.StringIO()
+    bar = tqdm(total=1000, unit="deal", file=out, ncols=ncols, bar_format=BAR_FORMAT, mininterval=0)
+    bar.set_postfix_str(bar_postfix(counts), refresh=False)
+    bar.update(sum(counts.values()))
+    bar.refresh()
+    return out.getvalue().split("\r")[-1]
+
+
+def test_the_batch_bar_shows_deals_per_second_and_no_stray_separator():
+    line = _bar_line({"won": 30, "lost": 5, "unknown": 0})
+    assert "deal/s" in line, line
+    assert "] ," not in line and " , " not in line and ", ," not in line, line
+
+
+def test_the_batch_bar_keeps_an_estimate_when_deals_are_unknown():
+    """31 won, 9 unknown: the estimate is 77.5%..100.0% (unknown lost / won), shown
+    beside the interval, not dropped."""
+    from solver.cli import bar_rate
+    from solver.stats import win_rate
+
+    rate = win_rate(31, 0, 9)
+    text = bar_rate(31, 0, 9)
+    assert text.startswith("77.5%-100.0% ") and f"[{100 * rate.low:.1f}%, {100 * rate.high:.1f}%]" in text
+    assert bar_rate(30, 10, 0).startswith("75.0% [")
+    assert "77.5%-100.0%" in _bar_line({"won": 31, "lost": 0, "unknown": 9})
