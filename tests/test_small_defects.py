@@ -121,3 +121,21 @@ def test_the_batch_bar_keeps_an_estimate_when_deals_are_unknown():
     assert text.startswith("77.5%-100.0% ") and f"[{100 * rate.low:.1f}%, {100 * rate.high:.1f}%]" in text
     assert bar_rate(30, 10, 0).startswith("75.0% [")
     assert "77.5%-100.0%" in _bar_line({"won": 31, "lost": 0, "unknown": 9})
+
+
+# ---------------------------------------------------------------- 5. Welford's king piles on the board
+
+
+def test_welford_board_places_the_king_piles_as_every_preset_and_the_docs_do():
+    """K1 top left, K2 top right, K3 bottom left, K4 bottom right (README, patience games)."""
+    from solver.games import get_game
+
+    doc = get_game("windmill").piles_doc
+    assert "top left, top right, bottom left, bottom right" in doc
+    for preset in ("pysolfc", "welford"):
+        board = patience_here("deal", "windmill", "5", "--rules", preset).stdout.splitlines()
+        rows = [ln for ln in board if "K1:" in ln or "K3:" in ln]
+        assert len(rows) == 2, board
+        top, bottom = rows
+        assert top.index("K1:") < top.index("K2:"), board
+        assert bottom.index("K3:") < bottom.index("K4:"), board
