@@ -352,6 +352,8 @@ def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_na
     _check_tt_mb(tt_mb)
     if after is not None and moves_file is None:
         raise PatienceError("--after counts the moves of a --moves file; give one")
+    if after is not None and after < 0:
+        raise PatienceError(f"invalid --after {after}: must be 0 or more (the number of moves to play)")
     if deal_file == "-" and moves_file == "-":
         raise PatienceError("standard input can hold the --deal file or the --moves file, not both")
     options = _rule_options(draw, passes, no_worry_back, rules_name)

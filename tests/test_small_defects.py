@@ -139,3 +139,62 @@ def test_welford_board_places_the_king_piles_as_every_preset_and_the_docs_do():
         top, bottom = rows
         assert top.index("K1:") < top.index("K2:"), board
         assert bottom.index("K3:") < bottom.index("K4:"), board
+
+
+# ---------------------------------------------------------------- 6. deal files
+
+
+def _deal_file(tmp_path, game: str, deal_args: tuple = ("3",), **changes) -> str:
+    """``patience deal GAME 3 --json`` written to a file, with the keys ``changes`` replaced."""
+    import json
+
+    r = patience_here("deal", game, *deal_args, "--json")
+    assert r.returncode == 0, r.stderr
+    obj = {**json.loads(r.stdout), **changes}
+    path = tmp_path / f"{game}.json"
+    path.write_text(json.dumps(obj))
+    return str(path)
+
+
+def test_a_face_down_waste_card_is_refused(tmp_path):
+    import json
+
+    obj = json.loads(patience_here("deal", "klondike", "3", "--json").stdout)
+    assert obj["waste"], "PySolFC deals turn a first card to the waste"
+    path = _deal_file(tmp_path, "klondike", waste=[obj["waste"][0][:-1] + obj["waste"][0][-1].lower()])
+    line = one_line_error(patience_here("solve", "klondike", "--deal", path))
+    assert "waste" in line and "face down" in line
+
+
+@pytest.mark.parametrize("game", ["klondike", "bc", "windmill", "great-wheel"])
+@pytest.mark.parametrize("key, value", [("numbering", "bogus"), ("numbering", 3), ("seed", "x"), ("seed", -5),
+                                        ("seed", 0), ("seed", 2.5), ("seed", True)])
+def test_a_bad_numbering_or_seed_in_a_deal_file_is_refused(tmp_path, game, key, value):
+    path = _deal_file(tmp_path, game, **{key: value})
+    line = one_line_error(patience_here("solve", game, "--deal", path, "--max-nodes", "10"))
+    assert f'"{key}"' in line, line
+
+
+def test_a_welford_deal_file_with_a_bad_numbering_is_refused(tmp_path):
+    path = _deal_file(tmp_path, "windmill", ("3", "--rules", "welford"), numbering="solvitaire")
+    assert '"numbering"' in one_line_error(patience_here("solve", "windmill", "--deal", path))
+
+
+def test_good_seeds_and_numberings_still_load(tmp_path):
+    ok = _deal_file(tmp_path, "klondike", ("0", "--numbering", "solvitaire"))  # Solvitaire has a seed 0
+    r = patience_here("solve", "klondike", "--deal", ok, "--max-nodes", "10")
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("rules, word", [({"draw": 0}, "draw"), ({"draw": 25}, "draw"), ({"passes": 0}, "passes")])
+def test_bad_rules_in_a_deal_file_are_the_files_problem_not_a_flags(tmp_path, rules, word):
+    path = _deal_file(tmp_path, "klondike", rules=rules)
+    line = one_line_error(patience_here("solve", "klondike", "--deal", path))
+    assert "the file's \"rules\"" in line and word in line and f"--{word}" not in line, line
+
+
+def test_hint_after_below_zero_names_the_option_not_the_line(tmp_path):
+    moves = tmp_path / "moves.json"
+    moves.write_text('[{"from": "T6", "to": "F3", "card": "AH", "count": 1}]')
+    line = one_line_error(patience_here("hint", "klondike", "1", "--moves", str(moves), "--after", "-1"))
+    assert "--after" in line and "0 or more" in line and "has 1 moves" not in line, line
