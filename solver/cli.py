@@ -1,7 +1,8 @@
 """The ``patience`` command: parse, call the library, print.  Nothing else lives here.
 
 Exit codes: 0 done (whatever the verdict), 2 bad input (one line on stderr), 3 a
-kernel line failed replay (a bug, reported loudly), 130 interrupted.
+kernel line failed replay (a bug, reported loudly), 130 interrupted; ``patience server
+status`` exits 1 when no resident solver runs (as ``systemctl status`` does).
 """
 
 from __future__ import annotations
@@ -657,7 +658,7 @@ def server_restart() -> None:
 
 @server_group.command(name="status")
 def server_status() -> None:
-    """Say whether the resident solver runs, and on which code."""
+    """Say whether the resident solver runs, and on which code (exit 1: it does not)."""
     st = server.status()
     if st is None:
         click.echo(f"no resident solver on {server.socket_path()}")

@@ -68,10 +68,15 @@ class ServerError(ValueError):
 
 
 def _private_folder(path: Path) -> None:
-    """Make the socket's folder; the default one is made private to the user."""
+    """Make the default socket's folder, private to the user.  A folder named by
+    ``$PATIENCE_SERVER`` must exist: a typo there should not create folders."""
+    if path != _default_path():
+        if not path.parent.is_dir():
+            raise ServerError("usage", f"no folder {str(path.parent)!r} for the socket {str(path)!r} "
+                                       f"(${ENV} names a socket in an existing folder)")
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path == _default_path():
-        os.chmod(path.parent, 0o700)
+    os.chmod(path.parent, 0o700)
 
 
 def socket_path() -> Path | None:
@@ -335,7 +340,10 @@ class Server:
         """Listen on the path: only a dead socket file there is replaced, never a file."""
         import stat
 
-        _private_folder(self.path)
+        try:
+            _private_folder(self.path)
+        except ServerError as err:
+            raise SystemExit(f"patience: {err}") from None
         if _connect(self.path) is not None:
             raise SystemExit(f"patience: a server already listens on {self.path}")
         if self.path.exists() or self.path.is_symlink():
@@ -479,7 +487,7 @@ class Server:
                         else "usage" if isinstance(err, ValueError) else "internal")
                 answer = {"error": kind, "message": str(err) or repr(err)}
             verdict = answer["result"]["verdict"] if "result" in answer else answer["error"]
-            self.log(f"solved {msg.get('game')} {msg.get('seed')}: {verdict} in {time.perf_counter() - t:.3f} s")
+            self.log(f"solved {_request_name(msg)}: {verdict} in {time.perf_counter() - t:.3f} s")
         finally:
             with lock:
                 stop.set()
@@ -501,6 +509,14 @@ class Server:
                            deal=position, max_nodes=msg.get("max_nodes"), timeout=msg.get("timeout"),
                            tt_mb=msg["tt_mb"], stop=stop, progress=progress, **options)
         return {**result.to_json(), "stored_states": result.stored_states}
+
+
+def _request_name(msg: dict) -> str:
+    """A solve request in the log: "klondike 15 (pysolfc)", or "klondike (a deal file)"."""
+    game = msg.get("game")
+    if msg.get("seed") is None:
+        return f"{game} (a deal file)" if msg.get("deal") is not None else f"{game} (no seed)"
+    return f"{game} {msg['seed']} ({msg.get('numbering') or 'pysolfc'})"
 
 
 def main(argv: list[str] | None = None) -> None:

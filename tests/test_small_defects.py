@@ -198,3 +198,83 @@ def test_hint_after_below_zero_names_the_option_not_the_line(tmp_path):
     moves.write_text('[{"from": "T6", "to": "F3", "card": "AH", "count": 1}]')
     line = one_line_error(patience_here("hint", "klondike", "1", "--moves", str(moves), "--after", "-1"))
     assert "--after" in line and "0 or more" in line and "has 1 moves" not in line, line
+
+
+# ---------------------------------------------------------------- 7. the kernel cache, the server's socket, the cluster
+
+
+def test_an_unwritable_kernel_cache_is_named_and_not_replaced_by_a_stale_one(tmp_path):
+    """Compiling with a cache folder that cannot be written says where, and numba does
+    not fall back to a cache beside the sources (keyed by one file, it misses edits to
+    callees elsewhere)."""
+    import os
+    import subprocess
+    import textwrap
+
+    from cli_helpers import ROOT
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    module = tmp_path / "kern.py"
+    module.write_text(textwrap.dedent("""
+        from solver.jit import njit
+
+        @njit
+        def search_run(x):
+            return x + 1
+    """))
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); import kern; from solver.jit import announce_compile; "
+              "assert kern.search_run(1) == 2; announce_compile(kern.search_run, 'Test')")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PATIENCE_CACHE_DIR"] = str(blocker / "cache")
+    r = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, cwd=ROOT,
+                       env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert str(blocker / "cache") in r.stderr and "cannot be written" in r.stderr, r.stderr
+    assert "cached afterwards" not in r.stderr
+    assert not list(tmp_path.rglob("*.nbi")), "no numba cache beside the sources"
+
+
+def test_server_start_refuses_a_socket_in_a_missing_folder(tmp_path, monkeypatch):
+    missing = tmp_path / "nonexistent" / "dir"
+    monkeypatch.setenv("PATIENCE_SERVER", str(missing / "s.sock"))
+    r = patience_here("server", "start")
+    if r.returncode == 0:  # the old code made the folder and started a server: stop it
+        server.stop(missing / "s.sock")
+    line = one_line_error(r)
+    assert "no folder" in line and str(missing) in line
+    assert not missing.exists() and not (tmp_path / "nonexistent").exists()
+
+
+def test_server_status_exits_1_when_none_runs_and_the_readme_says_so(tmp_path, monkeypatch):
+    from cli_helpers import ROOT
+
+    monkeypatch.setenv("PATIENCE_SERVER", str(tmp_path / "s.sock"))
+    r = patience_here("server", "status")
+    assert r.returncode == 1 and "no resident solver" in r.stdout
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert "`patience server status` exits 0 when the resident solver runs and 1 when none does" in readme
+
+
+def test_the_server_log_names_a_deal_file_request_without_none():
+    from solver.server import _request_name
+
+    assert _request_name({"game": "klondike", "seed": None, "deal": {"stock": []}}) == "klondike (a deal file)"
+    assert _request_name({"game": "klondike", "seed": 15, "numbering": "solvitaire"}) == "klondike 15 (solvitaire)"
+
+
+def test_workers_or_mode_with_a_scheduler_are_refused(tmp_path):
+    for extra in (["--workers", "2"], ["--mode", "processes"]):
+        line = one_line_error(patience_here("batch", "klondike", "--seeds", "1", "--scheduler", "tcp://127.0.0.1:9",
+                                            *extra, "--db", str(tmp_path / "r.sqlite")))
+        assert extra[0] in line and "--scheduler" in line, line
+
+
+def test_an_unreachable_scheduler_fails_within_a_few_seconds_with_one_line(tmp_path):
+    """The connect timeout is a few seconds (it was 30) and the error says how long it waited."""
+    from solver import cluster
+
+    assert cluster.CONNECT_TIMEOUT <= 10
+    line = one_line_error(patience_here("batch", "klondike", "--seeds", "1", "--scheduler", "tcp://127.0.0.1:9",
+                                        "--db", str(tmp_path / "r.sqlite")))
+    assert "cannot reach the Dask scheduler" in line and f"within {cluster.CONNECT_TIMEOUT} s" in line, line
