@@ -50,6 +50,27 @@ def _passes(text: str | None) -> int | None:
     return passes
 
 
+def _pysolfc_game(game: str, options: dict) -> tuple[str, dict]:
+    """GAME given as a PySolFC game id (``patience games`` lists them; not a deal
+    number, which PySolFC also calls a game number): our game and the preset that plays PySolFC's rules, as if given with --rules (rule options
+    beside it refine it; another --rules is refused).  Any other GAME is unchanged."""
+    text = game.strip()
+    if not text.isdigit():
+        return game, options
+    number = int(text)
+    v = next((v for v in VARIANTS if v.pysolfc_game == number), None)
+    if v is None:
+        ours = ", ".join(f"{v.pysolfc_game} ({v.game}{' --rules ' + v.preset if v.preset else ''})"
+                         for v in VARIANTS if v.pysolfc_game)
+        raise PatienceError(f"PySolFC game id {number} is not a game this solver plays; those are {ours}")
+    if v.preset is None:
+        return v.game, options
+    if options.get("rules", v.preset) != v.preset:
+        raise PatienceError(f"PySolFC game id {number} is {v.game} --rules {v.preset}; "
+                            f"it cannot go with --rules {options['rules']}")
+    return v.game, {**options, "rules": v.preset}
+
+
 def _applicable(game: str, options: dict) -> None:
     """Refuse, naming the flag, a rule option that the game does not have."""
     try:
@@ -140,8 +161,9 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
           max_nodes, timeout, tt_mb, as_json, show, html_file):
     """Solve one deal: GAME and a SEED (deal number), or --deal FILE ('-': standard input).
 
-    GAME: klondike, beleaguered-castle, windmill or great-wheel (aliases, presets and
-    PySolFC game numbers: patience games)."""
+    GAME: klondike, beleaguered-castle, windmill or great-wheel, an alias, or the PySolFC
+    game id of one, which picks its preset (129: klondike --rules vegas; the list:
+    patience games)."""
     if show and as_json:
         raise PatienceError("--show prints boards for a person; it cannot go with --json")
     _check_tt_mb(tt_mb)
@@ -150,6 +172,7 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             raise PatienceError(f"cannot write {html_file!r}: no writable folder {folder!r}")
     options = _rule_options(draw, passes, no_worry_back, rules_name)
+    game, options = _pysolfc_game(game, options)
     g, rules, position = _deal(game, seed, numbering, deal_file, options)
     numbering = numbering or "pysolfc"
     options = api.rule_options(rules)  # with the rules a deal file named
@@ -303,6 +326,7 @@ def _print_result(g, rules, position, result, deal_file, numbering, as_json, sho
 def deal(game, seed, numbering, draw, passes, no_worry_back, rules_name, as_json):
     """Print deal SEED of GAME as a board (or, with --json, as a deal file)."""
     options = _rule_options(draw, passes, no_worry_back, rules_name)
+    game, options = _pysolfc_game(game, options)
     g, rules, position = _deal(game, seed, numbering, None, options)
     numbering = numbering or "pysolfc"
     if as_json:
@@ -358,6 +382,7 @@ def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_na
     if deal_file == "-" and moves_file == "-":
         raise PatienceError("standard input can hold the --deal file or the --moves file, not both")
     options = _rule_options(draw, passes, no_worry_back, rules_name)
+    game, options = _pysolfc_game(game, options)
     _applicable(game, options)
     if deal_file is not None and numbering is not None:
         raise PatienceError("--numbering applies to seeds, not to a --deal file")
@@ -470,6 +495,7 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
 
     _check_tt_mb(tt_mb)
     options = _rule_options(draw, passes, no_worry_back, rules_name)
+    game, options = _pysolfc_game(game, options)
     _applicable(game, options)
     numbering = numbering or "pysolfc"
     db = db_path or default_db_path()
@@ -535,6 +561,7 @@ def seeds(game, numbering, draw, passes, no_worry_back, rules_name, db_path, won
     from .bank import bank, bank_text
 
     options = _rule_options(draw, passes, no_worry_back, rules_name)
+    game, options = _pysolfc_game(game, options)
     _applicable(game, options)
     try:
         g = get_game(game)

@@ -278,3 +278,53 @@ def test_an_unreachable_scheduler_fails_within_a_few_seconds_with_one_line(tmp_p
     line = one_line_error(patience_here("batch", "klondike", "--seeds", "1", "--scheduler", "tcp://127.0.0.1:9",
                                         "--db", str(tmp_path / "r.sqlite")))
     assert "cannot reach the Dask scheduler" in line and f"within {cluster.CONNECT_TIMEOUT} s" in line, line
+
+
+# ---------------------------------------------------------------- 8. GAME as a PySolFC game id; README examples
+
+
+def test_a_pysolfc_game_id_names_the_game_and_its_preset(monkeypatch):
+    import json
+
+    monkeypatch.setenv("PATIENCE_SERVER", "off")
+    r = patience_here("deal", "129", "12345", "--json")
+    assert r.returncode == 0, r.stderr
+    obj = json.loads(r.stdout)
+    assert obj["game"] == "klondike" and obj["rules"]["passes"] == 1
+    assert json.loads(patience_here("deal", "34", "5", "--json").stdout)["game"] == "beleaguered-castle"
+    assert json.loads(patience_here("deal", "30", "5", "--json").stdout)["rules"] == {"rules": "pysolfc"}
+
+
+def test_a_pysolfc_game_id_refuses_another_preset_and_unknown_ids():
+    line = one_line_error(patience_here("solve", "129", "5", "--rules", "casino"))
+    assert "129" in line and "vegas" in line and "casino" in line
+    line = one_line_error(patience_here("solve", "999", "5"))
+    assert "999" in line and "129 (klondike --rules vegas)" in line
+
+
+def test_the_readme_examples_and_figures_named_in_issue_24():
+    from cli_helpers import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    assert "any k" not in readme and "1 to 24" in readme
+    assert "solve klondike 15 --numbering solvitaire --draw 3 --timeout 60" not in readme
+    # the Beleaguered Castle benchmark command writes the report the README names
+    bench_bc = (ROOT / "benchmarks" / "bench_bc.py").read_text()
+    assert "bench_bc.py --seeds 1-1000 --cap 60` writes\n  `results/bc-bench.md`" in readme
+    assert '"bc-bench.md"' in bench_bc and (ROOT / "results" / "bc-bench.md").exists()
+    # report and export read the database the batch example wrote
+    assert "patience report --db draw1.sqlite" in readme and "patience export --db draw1.sqlite" in readme
+
+
+def test_the_readme_solvitaire_draw_3_example_is_decided(monkeypatch):
+    """The example the README gives with --timeout 60 ends with a verdict, not unknown
+    (a node cap here, not a clock: the relaxed search proves it lost)."""
+    import json
+
+    from cli_helpers import ROOT
+
+    assert "patience solve klondike 1 --numbering solvitaire --draw 3 --timeout 60" in (ROOT / "README.md").read_text()
+    monkeypatch.setenv("PATIENCE_SERVER", "off")
+    r = patience_here("solve", "klondike", "1", "--numbering", "solvitaire", "--draw", "3", "--max-nodes", "2000000",
+                      "--json")
+    assert json.loads(r.stdout)["verdict"] == "lost", r.stdout
