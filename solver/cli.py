@@ -272,6 +272,9 @@ def _width() -> int:
     return shutil.get_terminal_size((80, 24)).columns
 
 
+MIN_RATE_SECONDS, MIN_RATE_NODES = 0.1, 10_000  # smaller solves print no nodes per second
+
+
 def _print_result(g, rules, position, result, deal_file, numbering, as_json, show) -> None:
     """The result of one solve, as text for a person or as one JSON object."""
     if deal_file is not None:
@@ -296,9 +299,11 @@ def _print_result(g, rules, position, result, deal_file, numbering, as_json, sho
     elif result.proof == "search+endgame":
         verdict += " (search exhausted; some positions proved lost by the foundation-endgame test)"
     click.echo(f"verdict: {verdict}")
-    rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
-    click.echo(f"nodes: {result.nodes}   positions stored: {result.stored_states}   time: {result.seconds:.3f} s   "
-               f"({rate:,.0f} nodes/s)")
+    # over a few milliseconds or nodes, a rate measures the timer and the tables' set-up, not the search
+    rate = (f"   ({result.nodes / result.seconds:,.0f} nodes/s)"
+            if result.seconds >= MIN_RATE_SECONDS and result.nodes >= MIN_RATE_NODES else "")
+    click.echo(f"nodes: {result.nodes}   positions stored: {result.stored_states}   time: {result.seconds:.3f} s"
+               + rate)
     if not result.won and result.best_progress is not None:
         click.echo(f"best found: {result.best_progress}")
     if not result.moves:

@@ -328,3 +328,60 @@ def test_the_readme_solvitaire_draw_3_example_is_decided(monkeypatch):
     r = patience_here("solve", "klondike", "1", "--numbering", "solvitaire", "--draw", "3", "--max-nodes", "2000000",
                       "--json")
     assert json.loads(r.stdout)["verdict"] == "lost", r.stdout
+
+
+# ---------------------------------------------------------------- 9. wording, rates, plots
+
+
+def test_a_stock_of_one_card_is_one_card_on_every_board():
+    from solver.games import get_game
+
+    for name, args in (("klondike", {}), ("great-wheel", {}), ("windmill", {}), ("windmill", {"rules": "welford"})):
+        front = get_game(name)
+        rules = front.make_rules(**args)
+        g = front.adapter(rules)
+        p = g.deal(5, "pysolfc", rules)
+        p.stock = p.stock[-1:]  # the board only: no rule is consulted
+        text = g.render(p)
+        assert "1 cards" not in text and "stock:" in text, (name, text)
+
+
+def test_a_tiny_solve_prints_no_nodes_per_second(monkeypatch):
+    monkeypatch.setenv("PATIENCE_SERVER", "off")
+    r = patience_here("solve", "klondike", "1")
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("nodes:"))
+    assert line.startswith("nodes: 21 ") and "nodes/s" not in line, line
+
+
+def test_a_big_enough_solve_prints_its_rate(monkeypatch):
+    from types import SimpleNamespace
+
+    from solver import cli
+
+    shown = []
+    monkeypatch.setattr(cli.click, "echo", lambda text="", **kw: shown.append(text))
+    result = SimpleNamespace(nodes=2_000_000, seconds=1.0, stored_states=5, verdict="unknown", reason="node-limit",
+                             verified=False, proof=None, won=False, best_progress=None, moves=[], seed=1,
+                             numbering="pysolfc", rules={"draw": 1})
+    cli._print_result(SimpleNamespace(name="klondike"), None, None, result, None, "pysolfc", False, False)
+    assert any("(2,000,000 nodes/s)" in t for t in shown), shown
+
+
+def test_count_axes_of_small_plots_have_whole_number_ticks(tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    from solver.report import plot_convergence, plot_times
+    from solver.store import Config, Row
+
+    saved = []
+    monkeypatch.setattr(Figure, "savefig", lambda self, *a, **k: saved.append(self))
+    rows = [Row(s, "won", None, 10, 0.01 * s, 5) for s in (1, 2, 3)]
+    config = Config(1, "klondike", {"draw": 1}, "pysolfc", None, None, 64.0)
+    plot_convergence(config, rows, tmp_path / "w.png")
+    plot_times(config, rows, tmp_path / "t.png")
+    for fig in saved:
+        fig.canvas.draw()  # the locators choose the ticks when drawn
+    seed_ticks = saved[0].axes[0].get_xticks()
+    count_ticks = saved[1].axes[0].get_yticks()
+    assert len(count_ticks) >= 2 and all(float(t).is_integer() for t in count_ticks), count_ticks
+    assert all(float(t).is_integer() for t in seed_ticks), seed_ticks

@@ -37,7 +37,7 @@ def render(p: WelfordPosition) -> str:
         f"   {_king(p, 2):<9} {_cell(p, 2, 0)}   {_king(p, 3)}",
         f"             {_cell(p, 2, 1)}",
         waste_line(p.waste),
-        f"stock: {len(p.stock)} cards" + (f", next {p.stock[-1]}" if p.stock else "")
+        f"stock: {len(p.stock)} card{'s' if len(p.stock) != 1 else ''}" + (f", next {p.stock[-1]}" if p.stock else "")
         + (f"; {p.pack1} of pack 1 left (centre capped at the first Queen)" if p.pack1 else "")
         + ("; waste turned over once" if p.redeals else ""),
         f"sails: inner C1..C{SAILS} (N E S W), outer C{SAILS + 1}..C{2 * SAILS}",
