@@ -52,8 +52,9 @@ def _passes(text: str | None) -> int | None:
 
 def _pysolfc_game(game: str, options: dict) -> tuple[str, dict]:
     """GAME given as a PySolFC game id (``patience games`` lists them; not a deal
-    number, which PySolFC also calls a game number): our game and the preset that plays PySolFC's rules, as if given with --rules (rule options
-    beside it refine it; another --rules is refused).  Any other GAME is unchanged."""
+    number, which PySolFC also calls a game number): our game and the preset that
+    plays PySolFC's rules, as if given with --rules (rule options beside it refine it;
+    another --rules is refused).  Any other GAME is unchanged."""
     text = game.strip()
     if not text.isdigit():
         return game, options
@@ -661,8 +662,9 @@ def server_group() -> None:
     """A resident solver: keeps the search kernels loaded, so that each solve starts at once.
 
     While it runs, 'patience solve' hands its deal to it instead of loading numba and a
-    kernel itself (about half a second); verdicts, lines and output are the same.  The
-    socket is $PATIENCE_SERVER (off: never use one) or a private default path."""
+    kernel itself (about half a second); verdicts, lines and output are the same.  It
+    serves this installation only (this checkout and Python environment): the socket is
+    $PATIENCE_SERVER (off: never use one) or a private default path named after it."""
 
 
 @server_group.command(name="start")
