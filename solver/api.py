@@ -62,6 +62,11 @@ def deal_file_options(g: Any, path: str | Path) -> dict[str, Any]:
     for key, value in out.items():
         if key not in options_of(g.name) or not accepts(key, value):
             raise DealFileError(f"{path}: \"rules\": {json.dumps({key: value})} is not a {g.name} rule option")
+    try:  # values out of range: the file's fault, not a command-line flag's
+        g.make_rules(**out)
+    except ValueError as err:
+        raise DealFileError(f"{path}: the file's \"rules\" {json.dumps(rules)} are not valid: "
+                            f"{str(err).removeprefix('--')}") from None
     return out
 
 

@@ -115,6 +115,9 @@ class Batch:
                  workers: int | None = None, scheduler: Any = None, db: str | os.PathLike | Store | None = None,
                  mode: str | None = None, **rule_options: Any):
         self.seeds = SeedSpec.of(seeds)
+        if scheduler is not None and (workers is not None or mode is not None):
+            raise ValueError("--workers and --mode set up a local batch; with --scheduler the cluster's "
+                             "workers decide (dask worker --nworkers N --nthreads M)")
         if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
             raise ValueError(f"--workers must be a whole number of at least 1, not {workers!r}")
         self.workers = workers or default_workers()

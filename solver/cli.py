@@ -1,7 +1,8 @@
 """The ``patience`` command: parse, call the library, print.  Nothing else lives here.
 
 Exit codes: 0 done (whatever the verdict), 2 bad input (one line on stderr), 3 a
-kernel line failed replay (a bug, reported loudly), 130 interrupted.
+kernel line failed replay (a bug, reported loudly), 130 interrupted; ``patience server
+status`` exits 1 when no resident solver runs (as ``systemctl status`` does).
 """
 
 from __future__ import annotations
@@ -48,6 +49,28 @@ def _passes(text: str | None) -> int | None:
     if passes < 1:
         raise PatienceError(f"invalid --passes {text!r}: at least 1 pass (or 'unlimited')")
     return passes
+
+
+def _pysolfc_game(game: str, options: dict) -> tuple[str, dict]:
+    """GAME given as a PySolFC game id (``patience games`` lists them; not a deal
+    number, which PySolFC also calls a game number): our game and the preset that
+    plays PySolFC's rules, as if given with --rules (rule options beside it refine it;
+    another --rules is refused).  Any other GAME is unchanged."""
+    text = game.strip()
+    if not text.isdigit():
+        return game, options
+    number = int(text)
+    v = next((v for v in VARIANTS if v.pysolfc_game == number), None)
+    if v is None:
+        ours = ", ".join(f"{v.pysolfc_game} ({v.game}{' --rules ' + v.preset if v.preset else ''})"
+                         for v in VARIANTS if v.pysolfc_game)
+        raise PatienceError(f"PySolFC game id {number} is not a game this solver plays; those are {ours}")
+    if v.preset is None:
+        return v.game, options
+    if options.get("rules", v.preset) != v.preset:
+        raise PatienceError(f"PySolFC game id {number} is {v.game} --rules {v.preset}; "
+                            f"it cannot go with --rules {options['rules']}")
+    return v.game, {**options, "rules": v.preset}
 
 
 def _applicable(game: str, options: dict) -> None:
@@ -157,18 +180,22 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
           max_nodes, timeout, tt_mb, as_json, show, html_file):
     """Solve one deal: GAME and a SEED (deal number), or --deal FILE ('-': standard input).
 
-    GAME: klondike, beleaguered-castle, windmill or great-wheel (aliases, presets and
-    PySolFC game numbers: patience games)."""
+    GAME: klondike, beleaguered-castle, windmill or great-wheel, an alias, or the PySolFC
+    game id of one, which picks its preset (129: klondike --rules vegas; the list:
+    patience games)."""
     if show and as_json:
         raise PatienceError("--show prints boards for a person; it cannot go with --json")
     _check_tt_mb(tt_mb)
     if html_file is not None:  # before a search that may be long
         _check_output(html_file, [deal_file], stdout=False)  # '-' is a file here
     options = _rule_options(draw, passes, no_worry_back, rules_name)
+    game, options = _pysolfc_game(game, options)
     g, rules, position = _deal(game, seed, numbering, deal_file, options)
     numbering = numbering or "pysolfc"
     options = api.rule_options(rules)  # with the rules a deal file named
     live = LiveLine(g.total_cards(position)) if sys.stderr.isatty() else None
+    if timeout is None and max_nodes is None:
+        live = NoLimitWarning(live)
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())  # Ctrl-C ends the search, not the report
     request = {"game": game, "seed": _seed(seed), "numbering": numbering, "options": options,
@@ -229,10 +256,39 @@ class LiveLine:
             click.echo("\r\x1b[K", err=True, nl=False)
 
 
+NO_LIMIT_WARNING_AFTER = 10.0  # seconds of a search without --timeout or --max-nodes before it says so
+
+
+class NoLimitWarning:
+    """A search without --timeout or --max-nodes may run for hours: once it has run
+    NO_LIMIT_WARNING_AFTER seconds, one line on stderr says so (as ``batch`` does at its
+    start; a quick solve stays quiet).  Wraps the terminal's LiveLine, if any."""
+
+    def __init__(self, live: LiveLine | None) -> None:
+        self.live = live
+        self.said = False
+
+    def __call__(self, s) -> None:
+        if not self.said and s.seconds >= NO_LIMIT_WARNING_AFTER:
+            self.said = True
+            self.clear()
+            click.echo(f"patience: warning: no --timeout or --max-nodes, so this search runs until it ends or "
+                       f"Ctrl-C (it has run {s.seconds:.0f} s; try --timeout 60)", err=True)
+        if self.live is not None:
+            self.live(s)
+
+    def clear(self) -> None:
+        if self.live is not None:
+            self.live.clear()
+
+
 def _width() -> int:
     import shutil
 
     return shutil.get_terminal_size((80, 24)).columns
+
+
+MIN_RATE_SECONDS, MIN_RATE_NODES = 0.1, 10_000  # smaller solves print no nodes per second
 
 
 def _print_result(g, rules, position, result, deal_file, numbering, as_json, show) -> None:
@@ -259,9 +315,11 @@ def _print_result(g, rules, position, result, deal_file, numbering, as_json, sho
     elif result.proof == "search+endgame":
         verdict += " (search exhausted; some positions proved lost by the foundation-endgame test)"
     click.echo(f"verdict: {verdict}")
-    rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
-    click.echo(f"nodes: {result.nodes}   positions stored: {result.stored_states}   time: {result.seconds:.3f} s   "
-               f"({rate:,.0f} nodes/s)")
+    # over a few milliseconds or nodes, a rate measures the timer and the tables' set-up, not the search
+    rate = (f"   ({result.nodes / result.seconds:,.0f} nodes/s)"
+            if result.seconds >= MIN_RATE_SECONDS and result.nodes >= MIN_RATE_NODES else "")
+    click.echo(f"nodes: {result.nodes}   positions stored: {result.stored_states}   time: {result.seconds:.3f} s"
+               + rate)
     if not result.won and result.best_progress is not None:
         click.echo(f"best found: {result.best_progress}")
     if not result.moves:
@@ -289,6 +347,7 @@ def _print_result(g, rules, position, result, deal_file, numbering, as_json, sho
 def deal(game, seed, numbering, draw, passes, no_worry_back, rules_name, as_json):
     """Print deal SEED of GAME as a board (or, with --json, as a deal file)."""
     options = _rule_options(draw, passes, no_worry_back, rules_name)
+    game, options = _pysolfc_game(game, options)
     g, rules, position = _deal(game, seed, numbering, None, options)
     numbering = numbering or "pysolfc"
     if as_json:
@@ -339,9 +398,12 @@ def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_na
     _check_tt_mb(tt_mb)
     if after is not None and moves_file is None:
         raise PatienceError("--after counts the moves of a --moves file; give one")
+    if after is not None and after < 0:
+        raise PatienceError(f"invalid --after {after}: must be 0 or more (the number of moves to play)")
     if deal_file == "-" and moves_file == "-":
         raise PatienceError("standard input can hold the --deal file or the --moves file, not both")
     options = _rule_options(draw, passes, no_worry_back, rules_name)
+    game, options = _pysolfc_game(game, options)
     _applicable(game, options)
     if deal_file is not None and numbering is not None:
         raise PatienceError("--numbering applies to seeds, not to a --deal file")
@@ -368,13 +430,33 @@ def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_na
             click.echo(f"best found: {result.best_progress}")
 
 
-# the batch's progress bar: the bar itself shrinks first, so the win rate's interval
-# (first in the postfix) stays readable at 80 columns
-BAR_FORMAT = "{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}] {postfix}"
+# the batch's progress bar: deals per second, then the postfix (tqdm puts ", " before
+# it); the bar itself shrinks first, so the win rate (first in the postfix) stays
+# readable at 80 columns
+BAR_FORMAT = "{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
 
 
-def bar_postfix(counts: dict, rate: str) -> str:
-    return f"{rate} won {counts['won']} lost {counts['lost']} unknown {counts['unknown']}"
+def bar_rate(won: int, lost: int, unknown: int) -> str:
+    """The win rate so far and its 95% interval.  With unknown deals the estimate is a
+    range, those deals counted as lost and as won (won / all to (won + unknown) / all),
+    as the interval counts them: 31 won, 9 unknown is "77.5%-100.0%", not "100%".  One
+    decimal: the bar must fit 80 columns (the summary at the end gives two)."""
+    from .stats import win_rate
+
+    rate = win_rate(won, lost, unknown)
+    n = rate.n
+    if n == 0:
+        return "no deals yet"
+    interval = f"[{100 * rate.low:.1f}%, {100 * rate.high:.1f}%]"
+    if not unknown:
+        return f"{100 * won / n:.1f}% {interval}"
+    return f"{100 * won / n:.1f}%-{100 * (won + unknown) / n:.1f}% {interval}"
+
+
+def bar_postfix(counts: dict) -> str:
+    """The postfix of the batch's bar: win rate, interval, and the counts."""
+    won, lost, unknown = counts["won"], counts["lost"], counts["unknown"]
+    return f"{bar_rate(won, lost, unknown)} won {won} lost {lost} unknown {unknown}"
 
 
 def _dask_threads(b) -> int:
@@ -429,12 +511,12 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
     from tqdm import tqdm
 
     from .batch import Batch
-    from .report import rate_text, summarize, summary_text
-    from .stats import win_rate
+    from .report import summarize, summary_text
     from .store import StoreError, default_db_path
 
     _check_tt_mb(tt_mb)
     options = _rule_options(draw, passes, no_worry_back, rules_name)
+    game, options = _pysolfc_game(game, options)
     _applicable(game, options)
     numbering = numbering or "pysolfc"
     db = db_path or default_db_path()
@@ -461,9 +543,7 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
                bar_format=BAR_FORMAT)
 
     def show() -> None:
-        c = b.counts
-        rate = win_rate(c["won"], c["lost"], c["unknown"])
-        bar.set_postfix_str(bar_postfix(c, rate_text(rate)), refresh=False)
+        bar.set_postfix_str(bar_postfix(b.counts), refresh=False)
 
     show()
     try:
@@ -502,6 +582,7 @@ def seeds(game, numbering, draw, passes, no_worry_back, rules_name, db_path, won
     from .bank import bank, bank_text
 
     options = _rule_options(draw, passes, no_worry_back, rules_name)
+    game, options = _pysolfc_game(game, options)
     _applicable(game, options)
     try:
         g = get_game(game)
@@ -588,7 +669,9 @@ def bench(max_nodes):
     """Deterministic node-count signature over fixed deals (quote it in commits)."""
     from .bench import BENCH_MAX_NODES, run_bench
 
-    rows, total, digest = run_bench(max_nodes or BENCH_MAX_NODES)
+    if max_nodes is not None and max_nodes < 1:
+        raise PatienceError(f"invalid --max-nodes {max_nodes}: must be at least 1")
+    rows, total, digest = run_bench(BENCH_MAX_NODES if max_nodes is None else max_nodes)
     for row in rows:
         click.echo(f"{row.label:50s} {row.verdict:8s} {row.nodes:>10d} nodes {row.seconds:7.3f} s")
     seconds = sum(r.seconds for r in rows)
@@ -600,8 +683,9 @@ def server_group() -> None:
     """A resident solver: keeps the search kernels loaded, so that each solve starts at once.
 
     While it runs, 'patience solve' hands its deal to it instead of loading numba and a
-    kernel itself (about half a second); verdicts, lines and output are the same.  The
-    socket is $PATIENCE_SERVER (off: never use one) or a private default path."""
+    kernel itself (about half a second); verdicts, lines and output are the same.  It
+    serves this installation only (this checkout and Python environment): the socket is
+    $PATIENCE_SERVER (off: never use one) or a private default path named after it."""
 
 
 @server_group.command(name="start")
@@ -629,7 +713,7 @@ def server_restart() -> None:
 
 @server_group.command(name="status")
 def server_status() -> None:
-    """Say whether the resident solver runs, and on which code."""
+    """Say whether the resident solver runs, and on which code (exit 1: it does not)."""
     st = server.status()
     if st is None:
         click.echo(f"no resident solver on {server.socket_path()}")

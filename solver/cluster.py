@@ -37,7 +37,7 @@ from .executors import ensure_warm, solve_one
 from .result import SolveResult
 
 CHECK_EVERY = 1.0  # seconds between checks of the stop event by a running task
-CONNECT_TIMEOUT = "30s"
+CONNECT_TIMEOUT = 5  # seconds to reach the scheduler: a live one answers in milliseconds
 RESIZE_EVERY = 5.0  # seconds between reads of the cluster's size
 
 
@@ -77,9 +77,11 @@ def connect(scheduler: Any) -> tuple[Client, bool]:
     if isinstance(scheduler, Client):
         return scheduler, False
     try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT), True
+        return Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s"), True
     except (OSError, ValueError, TypeError) as err:  # refused, timed out, bad address
-        raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {err}".splitlines()[0]) from None
+        why = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT} s "
+                              f"(is 'dask scheduler' running there?): {why}") from None
 
 
 class DaskExecutor:

@@ -59,13 +59,25 @@ def parse_face_up(token: object, where: str, game: str) -> Card:
 META_KEYS = ("game", "rules", "seed", "numbering")
 
 
-def check_object(obj: object, keys: tuple[str, ...]) -> dict:
-    """The deal-file object, refusing anything but a JSON object with known keys."""
+def check_object(obj: object, keys: tuple[str, ...], numberings: tuple[str, ...] = ("pysolfc", "solvitaire")) -> dict:
+    """The deal-file object, refusing anything but a JSON object with known keys, and a
+    "numbering" or "seed" that could not have come from ``patience deal --json`` (one of
+    the game's ``numberings``; a whole number, from 1 for PySolFC's game numbers)."""
     if not isinstance(obj, dict):
         raise DealFileError(f"a deal file must hold a JSON object, not {type(obj).__name__}")
     for key in obj:
         if key not in keys and key not in META_KEYS:
             raise DealFileError(f"unknown key {json.dumps(key)} (known keys: {', '.join(keys)})")
+    numbering = obj.get("numbering")
+    if numbering is not None and numbering not in numberings:
+        raise DealFileError(f"\"numbering\" must be one of {', '.join(json.dumps(n) for n in numberings)}, "
+                            f"not {json.dumps(numbering)}")
+    seed = obj.get("seed")
+    if seed is not None:
+        low = 0 if numbering == "solvitaire" else 1  # PySolFC has no game 0
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < low:
+            raise DealFileError(f"\"seed\" must be a whole number from {low} (the deal's number), "
+                                f"not {json.dumps(seed)}")
     return obj
 
 

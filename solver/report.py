@@ -241,6 +241,9 @@ def plot_convergence(config: Config, rows: list[Row], path: Path) -> Path:
     ax = fig.add_subplot()
     ax.fill_between(seeds, low, high, color="#90caf9", alpha=0.6, label="95% Wilson interval (unknown both ways)")
     ax.plot(seeds, point, color="#0d47a1", lw=1.5, label="won / decided deals")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # seeds are whole numbers
     ax.set_xlabel("seed (deals added in seed order)")
     ax.set_ylabel("win rate (%)")
     ax.set_ylim(0, 100)
@@ -278,6 +281,9 @@ def plot_times(config: Config, rows: list[Row], path: Path) -> Path:
                     xytext=(-4, -12), textcoords="offset points", ha="right", fontsize="small")
     ax.set_xscale("log")
     ax.set_xlabel("solve time (s, log scale)")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # a count: no 0.5 deals on a small plot
     ax.set_ylabel("deals")
     ax.grid(alpha=0.3)
     ax.set_title(f"#{config.id} {config.describe()}", fontsize="small")

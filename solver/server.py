@@ -10,8 +10,11 @@ or busy with another solve) the command solves in its own process as before, so 
 server only ever saves time: it never changes a verdict, a line or an exit code.
 
 The socket: ``$PATIENCE_SERVER`` if set (``off``: never use a server), else
-``$XDG_RUNTIME_DIR/patience-solver.sock``, else ``~/.cache/patience-solver/server.sock``
-(its folder is made private to the user).
+``$XDG_RUNTIME_DIR/patience-solver-ID.sock``, else ``~/.cache/patience-solver/server-ID.sock``
+(its folder is made private to the user).  ID names the installation (``installation_id``:
+the Python environment's prefix and the package's folder), so a server serves only the
+commands of the checkout and environment that started it: another checkout or venv of the
+same code (a measuring harness, say) finds no server of its own and solves by itself.
 
 Wire protocol: newline-delimited JSON objects on one connection per request.
 
@@ -65,10 +68,15 @@ class ServerError(ValueError):
 
 
 def _private_folder(path: Path) -> None:
-    """Make the socket's folder; the default one is made private to the user."""
+    """Make the default socket's folder, private to the user.  A folder named by
+    ``$PATIENCE_SERVER`` must exist: a typo there should not create folders."""
+    if path != _default_path():
+        if not path.parent.is_dir():
+            raise ServerError("usage", f"no folder {str(path.parent)!r} for the socket {str(path)!r} "
+                                       f"(${ENV} names a socket in an existing folder)")
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path == _default_path():
-        os.chmod(path.parent, 0o700)
+    os.chmod(path.parent, 0o700)
 
 
 def socket_path() -> Path | None:
@@ -80,11 +88,24 @@ def socket_path() -> Path | None:
     return _default_path()
 
 
+def installation_id() -> str:
+    """8 hex digits naming this installation: ``sys.prefix`` (the virtual environment or
+    Python) and the folder the ``solver`` package is imported from."""
+    import hashlib
+
+    from .digest import PACKAGE
+
+    where = f"{os.path.realpath(sys.prefix)}\0{PACKAGE}"
+    return hashlib.sha256(where.encode()).hexdigest()[:8]
+
+
 def _default_path() -> Path:
     runtime = os.environ.get("XDG_RUNTIME_DIR")
+    name = installation_id()
     if runtime and os.path.isdir(runtime):
-        return Path(runtime) / "patience-solver.sock"
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "patience-solver" / "server.sock"
+        return Path(runtime) / f"patience-solver-{name}.sock"
+    return (Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "patience-solver"
+            / f"server-{name}.sock")
 
 
 # ---------------------------------------------------------------- the client side
@@ -319,7 +340,10 @@ class Server:
         """Listen on the path: only a dead socket file there is replaced, never a file."""
         import stat
 
-        _private_folder(self.path)
+        try:
+            _private_folder(self.path)
+        except ServerError as err:
+            raise SystemExit(f"patience: {err}") from None
         if _connect(self.path) is not None:
             raise SystemExit(f"patience: a server already listens on {self.path}")
         if self.path.exists() or self.path.is_symlink():
@@ -463,7 +487,7 @@ class Server:
                         else "usage" if isinstance(err, ValueError) else "internal")
                 answer = {"error": kind, "message": str(err) or repr(err)}
             verdict = answer["result"]["verdict"] if "result" in answer else answer["error"]
-            self.log(f"solved {msg.get('game')} {msg.get('seed')}: {verdict} in {time.perf_counter() - t:.3f} s")
+            self.log(f"solved {_request_name(msg)}: {verdict} in {time.perf_counter() - t:.3f} s")
         finally:
             with lock:
                 stop.set()
@@ -485,6 +509,14 @@ class Server:
                            deal=position, max_nodes=msg.get("max_nodes"), timeout=msg.get("timeout"),
                            tt_mb=msg["tt_mb"], stop=stop, progress=progress, **options)
         return {**result.to_json(), "stored_states": result.stored_states}
+
+
+def _request_name(msg: dict) -> str:
+    """A solve request in the log: "klondike 15 (pysolfc)", or "klondike (a deal file)"."""
+    game = msg.get("game")
+    if msg.get("seed") is None:
+        return f"{game} (a deal file)" if msg.get("deal") is not None else f"{game} (no seed)"
+    return f"{game} {msg['seed']} ({msg.get('numbering') or 'pysolfc'})"
 
 
 def main(argv: list[str] | None = None) -> None:

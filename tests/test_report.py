@@ -188,13 +188,12 @@ def test_the_batch_bar_keeps_the_interval_at_80_columns():
 
     from tqdm import tqdm
 
-    from solver.cli import BAR_FORMAT, bar_postfix
-    from solver.report import rate_text
+    from solver.cli import BAR_FORMAT, bar_postfix, bar_rate
 
     out = io.StringIO()
     bar = tqdm(total=100_000, initial=31_234, unit="deal", file=out, ncols=80, bar_format=BAR_FORMAT)
-    rate = rate_text(win_rate(28_123, 2_000, 1_111))
-    bar.set_postfix_str(bar_postfix({"won": 28_123, "lost": 2_000, "unknown": 1_111}, rate), refresh=False)
+    rate = bar_rate(28_123, 2_000, 1_111)
+    bar.set_postfix_str(bar_postfix({"won": 28_123, "lost": 2_000, "unknown": 1_111}), refresh=False)
     bar.update(1)
     bar.refresh()
     line = out.getvalue().split("\r")[-1]

@@ -17,5 +17,5 @@ def render(p: GWPosition) -> str:
     for i, pile in enumerate(p.tableau):
         lines.append(f"T{i + 1:<2d} {_pile(pile)}")
     lines.append(f"waste ({len(p.waste)}): {_pile(p.waste[-8:])}" + (" (top last)" if p.waste else ""))
-    lines.append(f"stock: {len(p.stock)} cards")
+    lines.append(f"stock: {len(p.stock)} card{'s' if len(p.stock) != 1 else ''}")
     return "\n".join(lines)

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from ...dealfile import (validated, DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with,
                          parse_face_up)
+from .deals import NUMBERINGS
 from .position import FILL, FOUNDATION_PILES, FULL_RANKS, PILES, GWPosition, PositionError
 
 KEYS = ("tableau piles", "stock", "waste", "aces", "evens", "odds", "ranks", "fill")
@@ -54,7 +55,7 @@ def _piles(obj: dict, key: str, letter: str, low: int, high: int) -> list[list]:
 
 def position_from_json(obj: object) -> GWPosition:
     """Build and validate a position from a parsed deal file; DealFileError if invalid."""
-    obj = check_object(obj, KEYS)
+    obj = check_object(obj, KEYS, NUMBERINGS)
     ranks = int_field(obj, "ranks", FULL_RANKS, 1, FULL_RANKS)
     fill = int_field(obj, "fill", FILL, 1, FILL)
     if "tableau piles" not in obj:

@@ -12,7 +12,7 @@ def render(p: KlondikePosition) -> str:
     )
     waste = " ".join(map(str, p.waste[-3:])) if p.waste else "--"
     more = "... " if len(p.waste) > 3 else ""
-    lines = [f"stock: {len(p.stock):2d} cards   waste: {more}{waste}   {found}"]
+    lines = [f"stock: {len(p.stock):2d} card{'s' if len(p.stock) != 1 else ''}   waste: {more}{waste}   {found}"]
     if p.redeals:
         lines[0] += f"   redeals used: {p.redeals}"
     height = max((len(t) for t in p.tableau), default=0)

@@ -15,7 +15,8 @@ The format follows Solvitaire (thecharlieblake/Solvitaire, the schema in
   card is the playable one, the last card of a tableau pile is its top card;
 - a card is a rank (``A``, ``2``..``10``, ``J``, ``Q``, ``K``; also ``T`` and ``1``..``13``)
   and a suit (``C D H S``), in either case; in a tableau pile a lower-case suit means
-  face down (``10d``), which must come below all face-up cards of the pile;
+  face down (``10d``), which must come below all face-up cards of the pile; waste
+  cards are face up (a lower-case suit there is refused), stock cards either way;
 - "foundations" is a flat list of cards, each put on its suit's foundation in order
   (an older Solvitaire form, a list of 4 lists, is accepted too);
 - only "tableau piles" is required; Solvitaire's rules file gives the number of piles
@@ -63,7 +64,12 @@ def position_from_json(obj: object) -> KlondikePosition:
         face_down.append(down)
 
     stock = [parse_card(t, "stock")[0] for t in card_list(obj, "stock")]
-    waste = [parse_card(t, "waste")[0] for t in card_list(obj, "waste")]
+    waste = []
+    for token in card_list(obj, "waste"):
+        card, face_up = parse_card(token, "waste")
+        if not face_up:
+            raise DealFileError(f"waste: {token} is face down (lower-case suit); waste cards are face up")
+        waste.append(card)
 
     foundations = suit_foundations(obj)
 

@@ -36,7 +36,7 @@ def render(p: WindmillPosition) -> str:
         f"              {_cell(p, 6)}",
         f"              {_cell(p, 7)}",
         waste_line(p.waste),
-        f"stock: {len(p.stock)} cards" + (f", next {p.stock[-1]}" if p.stock else ""),
+        f"stock: {len(p.stock)} card{'s' if len(p.stock) != 1 else ''}" + (f", next {p.stock[-1]}" if p.stock else ""),
         "cells: C1 C2 top arm (outer, inner), C3 C4 left, C5 C6 right, C7 C8 bottom (inner, outer);"
         " centre and king piles: top card x cards",
     ]

@@ -27,6 +27,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...dealfile import validated, DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with, parse_face_up
+from .deals import NUMBERINGS
 from .position import CELLS, KING_PILES, PositionError, WindmillPosition
 
 __all__ = ["DealFileError", "position_from_json", "position_to_json", "load_deal", "dump_deal"]
@@ -41,7 +42,7 @@ def _cards(obj: dict, key: str) -> list:
 
 def position_from_json(obj: object) -> WindmillPosition:
     """Build and validate a position from a parsed deal file; DealFileError if invalid."""
-    check_object(obj, KEYS)
+    check_object(obj, KEYS, NUMBERINGS)
     ranks = int_field(obj, "ranks", 13, 1, 13)
     for key in ("cells", "centre"):
         if key not in obj:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ....dealfile import validated, DealFileError, card_list, check_object, dump_with, int_field, load_with, parse_face_up, card_token
+from .deals import NUMBERINGS
 from .position import KING_PILES, SAILS, WelfordPosition, WelfordPositionError
 
 KEYS = ("sails", "centre", "kings", "stock", "waste", "pack1", "redeals", "ranks")
@@ -44,7 +45,7 @@ def _cards(value: object, where: str) -> list:
 
 def position_from_json(obj: object) -> WelfordPosition:
     """Build and validate a position from a parsed deal file; DealFileError if invalid."""
-    obj = check_object(obj, KEYS)
+    obj = check_object(obj, KEYS, NUMBERINGS)
     for key in ("sails", "stock"):
         if key not in obj:
             raise DealFileError(f"missing key \"{key}\"")
