@@ -47,13 +47,14 @@ h1 { font-size: 1.3em; margin: 0 0 .3em 0; }
 .pile { position: relative; border: 1px dashed rgba(255, 255, 255, .35); border-radius: 5px; }
 .pile.from { border: 2px dashed #ffd84d; }
 .card { position: absolute; width: 42px; height: 58px; background: #fff; border: 1px solid #333;
-        border-radius: 4px; color: #111; font: bold 14px/1 sans-serif; padding: 3px 0 0 3px; }
+        border-radius: 4px; color: #111; font: bold 13px/1 sans-serif; padding: 3px 0 0 2px; }
+.card.ten { letter-spacing: -1.5px; }
 .card.red { color: #c8102e; }
 .card.down { background: repeating-linear-gradient(45deg, #274a9b, #274a9b 3px, #3d63c4 3px, #3d63c4 6px); }
 .card .pip { position: absolute; right: 4px; bottom: 5px; font-size: 20px; }
 .card.moved { background: #fff4b0; box-shadow: inset 0 0 0 3px #e0a800; }
 .card.down.moved { box-shadow: inset 0 0 0 3px #ffd84d; }
-.badge { position: absolute; right: 2px; bottom: 2px; min-width: 18px; padding: 1px 3px; border-radius: 8px;
+.badge { position: absolute; left: 2px; bottom: 2px; min-width: 18px; padding: 1px 3px; border-radius: 8px;
          background: #222; color: #fff; font: bold 10px/12px sans-serif; text-align: center; z-index: 1; }
 #movelist { flex: 1 1 16em; min-width: 22ch; max-width: 40em; max-height: 70vh; overflow-y: auto;
             background: #f4f4f4; color: #222; padding: .5em 1em .5em 3em; border-radius: 8px; margin: 0; }
@@ -67,7 +68,9 @@ const DATA = JSON.parse(document.getElementById('data').textContent);
 const SUITS = {C: '\\u2663', D: '\\u2666', H: '\\u2665', S: '\\u2660'};
 const CARD_W = 42, CARD_H = 58, FAN_DOWN = 17, FAN_RIGHT = 22;
 const last = DATA.boards.length - 1;
-let at = 0, timer = null;
+let at = 0, timer = null, current = null, hashTimer = null, hashAt = 0;
+const items = {};
+document.querySelectorAll('#movelist li').forEach(function (li) { items[li.dataset.step] = li; });
 const most = {};  // pile -> the most cards it ever shows: its box never changes size
 DATA.boards.forEach(function (b) {
   Object.keys(b.p).forEach(function (name) { most[name] = Math.max(most[name] || 1, b.p[name].length); });
@@ -81,7 +84,7 @@ function build() {
     row.forEach(function (slot) {
       const s = document.createElement('div');
       s.className = 'slot';
-      if (!slot) { s.style.width = CARD_W + 'px'; r.appendChild(s); return; }
+      if (!slot) { s.style.width = (CARD_W + 2) + 'px'; r.appendChild(s); return; }
       s.classList.add(slot.fan);
       if (slot.push) s.classList.add('push');
       const label = document.createElement('div');
@@ -92,8 +95,8 @@ function build() {
       pile.dataset.pile = slot.pile;
       pile.dataset.fan = slot.fan;
       const n = most[slot.pile] || 1;
-      pile.style.width = (CARD_W + (slot.fan === 'right' ? (n - 1) * FAN_RIGHT : 0)) + 'px';
-      pile.style.height = (CARD_H + (slot.fan === 'down' ? (n - 1) * FAN_DOWN : 0)) + 'px';
+      pile.style.width = (CARD_W + 2 + (slot.fan === 'right' ? (n - 1) * FAN_RIGHT : 0)) + 'px';  // + its border
+      pile.style.height = (CARD_H + 2 + (slot.fan === 'down' ? (n - 1) * FAN_DOWN : 0)) + 'px';
       s.appendChild(label);
       s.appendChild(pile);
       r.appendChild(s);
@@ -110,6 +113,7 @@ function card(text, i, fan) {
   if (text === '##') { c.classList.add('down'); c.title = 'face down'; return c; }
   const r = text[0] === 'T' ? '10' : text[0], s = text[1];
   if (s === 'D' || s === 'H') c.classList.add('red');
+  if (r === '10') c.classList.add('ten');
   c.dataset.card = text;
   c.textContent = r + (s ? SUITS[s] : '');
   if (s) {
@@ -135,7 +139,7 @@ function draw(b, moved) {
       badge.className = 'badge';
       badge.textContent = count;
       badge.title = count + ' cards';
-      pile.appendChild(badge);
+      pile.lastChild.appendChild(badge);  // on the top card
     }
   });
 }
@@ -146,17 +150,25 @@ function show(i, keepHash) {
   document.getElementById('board').setAttribute('data-text', DATA.texts[at]);
   document.getElementById('where').textContent = last ? 'step ' + at + ' of ' + last : 'the deal (no line to show)';
   document.getElementById('step-text').textContent = at ? at + '. ' + DATA.steps[at - 1] : 'the deal';
-  const list = document.getElementById('movelist');
-  list.querySelectorAll('li').forEach(function (li) { li.classList.toggle('current', Number(li.dataset.step) === at); });
-  const cur = list.querySelector('li.current');
+  const list = document.getElementById('movelist'), cur = items[at];
+  if (current) current.classList.remove('current');
+  current = cur;
   if (cur) {  // scroll the list only, never the page
+    cur.classList.add('current');
     const top = cur.offsetTop - list.offsetTop, bottom = top + cur.offsetHeight;
     if (top < list.scrollTop) list.scrollTop = top;
     else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   }
-  if (!keepHash && location.hash !== '#step=' + at) {
-    try { history.replaceState(null, '', '#step=' + at); } catch (e) { /* an address that cannot change */ }
+  if (!keepHash && hashTimer === null) {  // at most a few address changes a second (browsers throttle them)
+    const wait = hashAt + 250 - Date.now();
+    if (wait <= 0) followHash(); else hashTimer = setTimeout(followHash, wait);
   }
+}
+function followHash() {
+  hashTimer = null;
+  hashAt = Date.now();
+  if (location.hash === '#step=' + at) return;
+  try { history.replaceState(null, '', '#step=' + at); } catch (e) { /* an address that cannot change */ }
 }
 function play() {
   const button = document.getElementById('play');
