@@ -49,7 +49,7 @@ def _page(tmp_path, game, seed, options):
 
 
 def _shown(dom: str) -> tuple[str, str]:
-    board = re.search(r'<pre id="board" data-text="([^"]*)"', dom)
+    board = re.search(r'<div id="board" data-text="([^"]*)"', dom)
     where = re.search(r'id="where">([^<]*)<', dom)
     assert board and where, dom[:2000]
     return html.unescape(board.group(1)), where.group(1)

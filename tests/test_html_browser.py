@@ -18,6 +18,8 @@ import html
 import json
 import re
 import subprocess
+from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from test_html import FLAGS, _browser
@@ -26,6 +28,8 @@ import solver
 from solver.api import make_deal
 from solver.html import replay_page
 from solver.lines import steps
+from solver.moves import Move
+from solver.result import SolveResult
 
 SIZES = ((1366, 768), (1100, 800), (800, 600))
 OPEN_AT = 5  # each page is opened at #step=5
@@ -81,6 +85,14 @@ function measure(frame) {
   out.where = where ? where.textContent : null;
   out.text = board ? board.getAttribute('data-text') : null;
   out.status = doc.getElementById('status') ? doc.getElementById('status').textContent : null;
+  out.moved = Array.prototype.map.call(doc.querySelectorAll('.card.moved'), function (c) {
+    return [c.closest('.pile').dataset.pile, c.dataset.card || '##'];
+  });
+  out.tops = {};  // each pile's top card and its count badge
+  piles.forEach(function (p) {
+    const top = p.querySelector('.card:last-of-type'), badge = p.querySelector('.badge');
+    out.tops[p.dataset.pile] = [top ? (top.dataset.card || '##') : null, badge ? Number(badge.textContent) : null];
+  });
   const list = doc.getElementById('movelist');
   if (list) {
     const probe = doc.createElement('span');
@@ -131,19 +143,25 @@ FRAMES.forEach(function (f) {
 """
 
 
-def _lines(result):
-    return result.moves if result.won else list(result.best_line or [])
+class Page(NamedTuple):
+    file: Path
+    result: SolveResult
+    positions: list  # the position at each step, the deal first
+    texts: list[str]  # their text pictures
+    last_moves: list[Move]  # the last move of each step
 
 
-def _make_page(tmp_path, key, game, seed, options):
+def _make_page(tmp_path, key, game, seed, options) -> Page:
     limits = {"max_nodes": options.pop("max_nodes")} if "max_nodes" in options else {"timeout": 120}
     result = solver.solve(game, seed, tt_mb=256, **limits, **options)
     g, rules, position = make_deal(game, seed, **options)
     f = tmp_path / f"{key}.html"
     f.write_text(replay_page(g, position, rules, result, f"{game} #{seed}"), encoding="utf-8")
-    positions = list(g.positions(position, rules, _lines(result)))
-    texts = [g.render(position)] + [g.render(positions[last]) for _t, last in steps(_lines(result), positions)]
-    return f, texts, result
+    line = result.moves if result.won else list(result.best_line or [])
+    after = list(g.positions(position, rules, line))
+    numbered = steps(line, after)
+    shown = [position] + [after[last] for _t, last in numbered]
+    return Page(f, result, shown, [g.render(p) for p in shown], [line[last] for _t, last in numbered])
 
 
 @pytest.fixture(scope="module")
@@ -154,8 +172,8 @@ def measured(tmp_path_factory):
     game, seed, options = UNDECIDED
     pages["undecided"] = _make_page(tmp_path, "undecided", game, seed, dict(options))
     frames = [{"id": f"{key}@{w}x{h}", "width": w, "height": h,
-               "src": f.as_uri() + ("" if key == "undecided" else f"#step={OPEN_AT}")}
-              for key, (f, _texts, _result) in pages.items() for w, h in SIZES]
+               "src": page.file.as_uri() + ("" if key == "undecided" else f"#step={OPEN_AT}")}
+              for key, page in pages.items() for w, h in SIZES]
     harness = tmp_path / "harness.html"
     harness.write_text('<!DOCTYPE html><html><body style="margin:0"><pre id="results">{}</pre><script>const FRAMES = '
                        + json.dumps(frames) + ";" + _HARNESS_SCRIPT + "</script></body></html>", encoding="utf-8")
@@ -171,12 +189,12 @@ def measured(tmp_path_factory):
 @pytest.mark.parametrize("key", list(PAGES))
 def test_the_page_fits_and_stays_still_at_common_window_sizes(measured, key):
     pages, results = measured
-    _f, texts, _result = pages[key]
+    texts = pages[key].texts
     last = len(texts) - 1
+    problems = {f"{w}x{h}": results[f"{key}@{w}x{h}"]["problems"][:4] for w, h in SIZES}
+    assert all(p == [] for p in problems.values()), problems
     for w, h in SIZES:
-        found = results.get(f"{key}@{w}x{h}")
-        assert found is not None, f"{key} at {w}x{h} was not measured"
-        assert found["problems"] == [], f"{key} at {w}x{h}: {found['problems'][:5]}"
+        found = results[f"{key}@{w}x{h}"]
         # opened with #step=5, it shows step 5; the address then follows the step
         assert found["where"] == f"step {OPEN_AT} of {last}"
         assert found["text"] == texts[OPEN_AT]
@@ -184,9 +202,36 @@ def test_the_page_fits_and_stays_still_at_common_window_sizes(measured, key):
         assert found["last"] == last and found["hashAtEnd"] == f"#step={last}"
 
 
+@pytest.mark.parametrize("key", list(PAGES))
+def test_the_page_highlights_the_cards_the_step_moved(measured, key):
+    pages, results = measured
+    move = pages[key].last_moves[OPEN_AT - 1]
+    after = pages[key].positions[OPEN_AT]
+    card = str(after.waste[-1]) if move.is_draw else str(move.card)
+    for w, h in SIZES:
+        moved = results[f"{key}@{w}x{h}"]["moved"]
+        assert moved and all(pile == move.dst for pile, _card in moved), (move, moved)
+        assert moved[0][1] == card, (move, moved)  # the bottom card of the moved group
+        assert len(moved) == (1 if move.is_draw else move.count)
+
+
+def test_windmills_centre_and_king_piles_are_cards_with_their_counts(measured):
+    pages, results = measured
+    p = pages["windmill"].positions[OPEN_AT]
+    tops = results["windmill@1366x768"]["tops"]
+    assert tops["centre"] == [str(p.centre[-1]), len(p.centre) if len(p.centre) > 1 else None]
+    for k, pile in enumerate(p.kings):
+        count = len(pile) if len(pile) > 1 else None
+        assert tops[f"K{k + 1}"] == ([str(pile[-1]), count] if pile else [None, None]), k
+    p = pages["windmill-welford"].positions[OPEN_AT]
+    tops = results["windmill-welford@1366x768"]["tops"]
+    rank = "A23456789TJQK"[(p.centre - 1) % 13]  # Welford's centre keeps ranks, not suits
+    assert tops["centre"] == [rank, p.centre if p.centre > 1 else None]
+
+
 def test_an_undecided_deal_shows_its_best_position_and_says_it_is_not_won(measured):
     pages, results = measured
-    _f, texts, result = pages["undecided"]
+    texts, result = pages["undecided"].texts, pages["undecided"].result
     assert result.verdict == "unknown" and len(texts) > 1, "the undecided deal needs a best line"
     for w, h in SIZES:
         found = results[f"undecided@{w}x{h}"]
