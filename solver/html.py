@@ -48,7 +48,7 @@ h1 { font-size: 1.3em; margin: 0 0 .3em 0; }
 .pile.from { border: 2px dashed #ffd84d; }
 .card { position: absolute; width: 42px; height: 58px; background: #fff; border: 1px solid #333;
         border-radius: 4px; color: #111; font: bold 13px/1 sans-serif; padding: 3px 0 0 2px; }
-.card.ten { letter-spacing: -1.5px; }
+.card.ten { letter-spacing: -2px; }
 .card.red { color: #c8102e; }
 .card.down { background: repeating-linear-gradient(45deg, #274a9b, #274a9b 3px, #3d63c4 3px, #3d63c4 6px); }
 .card .pip { position: absolute; right: 4px; bottom: 5px; font-size: 20px; }
@@ -58,7 +58,7 @@ h1 { font-size: 1.3em; margin: 0 0 .3em 0; }
          background: #222; color: #fff; font: bold 10px/12px sans-serif; text-align: center; z-index: 1; }
 #movelist { flex: 1 1 16em; min-width: 22ch; max-width: 40em; max-height: 70vh; overflow-y: auto;
             background: #f4f4f4; color: #222; padding: .5em 1em .5em 3em; border-radius: 8px; margin: 0; }
-#movelist li { cursor: pointer; padding: 0 .3em; white-space: nowrap; }
+#movelist li { cursor: pointer; padding: 0 .3em; }
 #movelist li.current { background: #ffd84d; }
 #movelist li.start { list-style: none; margin-left: -1.5em; font-style: italic; }
 """
@@ -66,7 +66,7 @@ h1 { font-size: 1.3em; margin: 0 0 .3em 0; }
 _SCRIPT = """
 const DATA = JSON.parse(document.getElementById('data').textContent);
 const SUITS = {C: '\\u2663', D: '\\u2666', H: '\\u2665', S: '\\u2660'};
-const CARD_W = 42, CARD_H = 58, FAN_DOWN = 17, FAN_RIGHT = 22;
+const CARD_W = 42, CARD_H = 58, FAN_DOWN = 17, FAN_RIGHT = 24;
 const last = DATA.boards.length - 1;
 let at = 0, timer = null, current = null, hashTimer = null, hashAt = 0;
 const items = {};
