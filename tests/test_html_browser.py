@@ -3,13 +3,15 @@ browser at common window sizes: 1366x768, 1100x800 and 800x600.
 
 One browser session loads a harness page holding one frame per page and window size
 (``--allow-file-access-from-files`` lets the harness read the frames' documents); its
-script opens each page at ``#step=K``, measures it, steps through the whole line and
-writes what it found into the harness's DOM, which ``--dump-dom`` prints.  Per page and
-size it checks: no horizontal scroll (the document is never wider than the window),
-every pile's cards inside the pile's box and no two pile boxes overlapping, a move list
-at least 20 characters wide, nothing moving while stepping or playing (the controls',
+script opens each page at ``#step=K``, measures it, steps through the line (every step
+of a short line, some 150 spread over a long one, and the last) and writes what it
+found into the harness's DOM, which ``--dump-dom`` prints.  Per page and size it
+checks: no horizontal scroll (the document is never wider than the window), every
+pile's cards inside the pile's box and no two pile boxes overlapping, a move list at
+least 20 characters wide, nothing moving while stepping or playing (the controls',
 board's, move list's and piles' boxes the same at every step), and the address
-following the step.  Like tests/test_html.py, it needs Debian's ``chromium``.
+following the step; and it reads which cards are highlighted and what Windmill's
+centre and king piles show.  Like tests/test_html.py, it needs Debian's ``chromium``.
 """
 
 from __future__ import annotations
@@ -177,8 +179,10 @@ def measured(tmp_path_factory):
     harness = tmp_path / "harness.html"
     harness.write_text('<!DOCTYPE html><html><body style="margin:0"><pre id="results">{}</pre><script>const FRAMES = '
                        + json.dumps(frames) + ";" + _HARNESS_SCRIPT + "</script></body></html>", encoding="utf-8")
+    # the frames' documents are readable from the harness; timers (the address's) run in virtual time
     r = subprocess.run([_browser(), *FLAGS, "--allow-file-access-from-files", f"--user-data-dir={tmp_path / 'profile'}",
-                        "--virtual-time-budget=5000", "--dump-dom", harness.as_uri()], capture_output=True, text=True, timeout=300)
+                        "--virtual-time-budget=5000", "--dump-dom", harness.as_uri()],
+                       capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     found = re.search(r'<pre id="results">(.*?)</pre>', r.stdout, re.S)
     assert found, r.stdout[:2000]
