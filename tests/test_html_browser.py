@@ -27,6 +27,7 @@ import pytest
 from test_html import FLAGS, _browser
 
 import solver
+from solver import html_layout
 from solver.api import make_deal
 from solver.html import replay_page
 from solver.lines import steps
@@ -167,12 +168,28 @@ def _make_page(tmp_path, key, game, seed, options) -> Page:
 
 
 @pytest.fixture(scope="module")
-def measured(tmp_path_factory):
-    """Every page at every size, measured in one browser session: {(page, size): findings}."""
+def pages(tmp_path_factory) -> dict[str, Page]:
     tmp_path = tmp_path_factory.mktemp("replay")
-    pages = {key: _make_page(tmp_path, key, *spec) for key, spec in PAGES.items()}
+    made = {key: _make_page(tmp_path, key, game, seed, dict(options)) for key, (game, seed, options) in PAGES.items()}
     game, seed, options = UNDECIDED
-    pages["undecided"] = _make_page(tmp_path, "undecided", game, seed, dict(options))
+    made["undecided"] = _make_page(tmp_path, "undecided", game, seed, dict(options))
+    return made
+
+
+@pytest.mark.parametrize("key", list(PAGES))
+def test_every_pile_a_move_names_has_a_place_on_the_table(pages, key):
+    page = pages[key]
+    placed = {slot["pile"] for row in html_layout.frame(page.positions[0]) for slot in row if slot}
+    named = {name for m in page.result.moves for name in (m.src, m.dst)}
+    assert named <= placed, named - placed
+    for p in page.positions:
+        assert set(html_layout.piles(p)["p"]) == placed
+
+
+@pytest.fixture(scope="module")
+def measured(pages, tmp_path_factory):
+    """Every page at every size, measured in one browser session: {(page, size): findings}."""
+    tmp_path = tmp_path_factory.mktemp("harness")
     frames = [{"id": f"{key}@{w}x{h}", "width": w, "height": h,
                "src": page.file.as_uri() + ("" if key == "undecided" else f"#step={OPEN_AT}")}
               for key, page in pages.items() for w, h in SIZES]
