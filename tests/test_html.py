@@ -49,7 +49,7 @@ def _page(tmp_path, game, seed, options):
 
 
 def _shown(dom: str) -> tuple[str, str]:
-    board = re.search(r'<pre id="board" data-text="([^"]*)"', dom)
+    board = re.search(r'<div id="board" data-text="([^"]*)"', dom)
     where = re.search(r'id="where">([^<]*)<', dom)
     assert board and where, dom[:2000]
     return html.unescape(board.group(1)), where.group(1)
@@ -92,3 +92,44 @@ def test_solve_html_writes_a_self_contained_page(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>")
     assert not re.search(r'(src|href)=|https?://|@import', text)  # no external asset, no network
+
+
+def _data(page: str) -> dict:
+    import json
+
+    found = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S)
+    assert found
+    return json.loads(found.group(1).replace("<\\/", "</"))
+
+
+def test_a_deal_without_a_line_says_so_instead_of_step_0_of_0():
+    """An undecided result with no best line (a resident solver does not send one)."""
+    from solver.result import BestProgress, SolveResult
+
+    g, rules, position = make_deal("klondike", 1)
+    result = SolveResult(game="klondike", rules=rules.to_json(), numbering="pysolfc", seed=1, verdict="unknown",
+                         reason="time-limit", nodes=10, seconds=1.0, best_progress=BestProgress(3, 52))
+    page = replay_page(g, position, rules, result, "klondike #1")
+    status = re.search(r'<div id="status">([^<]*)</div>', page)
+    assert status and "Not decided (time-limit)" in status.group(1) and "No line to show" in status.group(1)
+    assert "3 of 52 cards" in status.group(1)
+    data = _data(page)
+    assert len(data["boards"]) == 1 and data["open"] == 0 and data["texts"] == [g.render(position)]
+
+
+def test_a_lost_deal_opens_on_the_end_of_its_best_line():
+    from solver.result import BestProgress, SolveResult
+
+    won = solver.solve("klondike", 1, tt_mb=64, timeout=60)
+    g, rules, position = make_deal("klondike", 1)
+    best = won.moves[:12]  # stands in for a lost search's line to its best position
+    result = SolveResult(game="klondike", rules=rules.to_json(), numbering="pysolfc", seed=1, verdict="lost",
+                         reason=None, nodes=10, seconds=1.0, proof="search", best_progress=BestProgress(5, 52),
+                         line_to_best=best)
+    page = replay_page(g, position, rules, result, "klondike #1")
+    status = re.search(r'<div id="status">([^<]*)</div>', page).group(1)
+    assert status.startswith("Lost: no line wins this deal") and "best position" in status and "not a win" in status
+    data = _data(page)
+    positions = list(g.positions(position, rules, best))
+    assert data["open"] == len(data["boards"]) - 1 == len(steps(best, positions))
+    assert data["texts"][-1] == g.render(positions[-1])
