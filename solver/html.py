@@ -166,8 +166,8 @@ function show(i, keepHash) {
 }
 function followHash() {
   hashTimer = null;
+  if (location.hash === '#step=' + at) return;  // no change: the next one need not wait
   hashAt = Date.now();
-  if (location.hash === '#step=' + at) return;
   try { history.replaceState(null, '', '#step=' + at); } catch (e) { /* an address that cannot change */ }
 }
 function play() {
