@@ -34,6 +34,9 @@ SLICE = 1 << 16
 
 def playouts_for(game: str, position, rules):
     """The game's playout search (the twin's playout phase, salt 0)."""
+    if game == "windmill" and getattr(rules, "preset", None) == "welford":
+        from solver.games.windmill.welford.searcher import WelfordPlayouts
+        return WelfordPlayouts(position, slot="bench")
     if game == "windmill":
         from solver.games.windmill.searcher import WindmillPlayouts
         return WindmillPlayouts(position, rules, slot="bench")

@@ -166,3 +166,55 @@ def test_great_wheel_playouts_win_and_their_moves_are_legal():
                     pos = gref.apply_move(pos, rules, move)
                     checked += 1
     assert checked > 1000, checked
+
+
+# ----------------------------------------------------------------- Welford's playouts
+
+
+def test_welford_playouts_win_replay_and_play_legal_moves():
+    """Welford's kernel playouts (the welford preset's twin phases): a win replays; every
+    move of playouts paused at many points is among the reference engine's legal moves
+    (a refill is several moves: each checked in turn); never LOST."""
+    from solver.games.windmill.welford import reference as W
+    from solver.games.windmill.welford.deals import welford_deal
+    from solver.games.windmill.welford.searcher import WelfordPlayouts
+
+    position = welford_deal(5)
+    p = WelfordPlayouts(position, slot="tests")
+    assert play(p, 2_000_000) == WON
+    assert W.verify_win(position, p.line()).is_won()
+    checked = 0
+    for seed in (2, 18, 50, 51):
+        position = welford_deal(seed)
+        p = WelfordPlayouts(position, salt=seed, slot="tests")
+        got = p.start()
+        for _ in range(5):
+            if got is not None:
+                break
+            got = p.run(73)
+            assert got in (None, WON)
+            pos = position
+            for move in p.line():
+                assert move in W.legal_moves(pos), (move, pos)
+                pos = W.apply_move(pos, move)
+                checked += 1
+    assert checked > 1000, checked
+
+
+def test_welford_twin_alternates_and_wins_a_deal_its_searches_leave_unknown():
+    """Seed 115 was unknown after the 60 s benchmark (results/runs/
+    windmill-welford-pysolfc-cap60.jsonl); with the playout phases a solve wins it within
+    300,000 nodes, and the twin without them does not."""
+    from solver.api import solve
+    from solver.games.windmill.welford.deals import welford_deal
+    from solver.games.windmill.welford.searcher import WelfordPlayouts, WelfordSearch
+    from solver.games.windmill.welford.searcher import restarts as welford_restarts
+
+    twin = welford_restarts(welford_deal(115), 4)
+    assert isinstance(twin.make_phase(1), WelfordPlayouts) and isinstance(twin.make_phase(2), WelfordSearch)
+    got = solve("windmill", 115, rules="welford", max_nodes=300_000, tt_mb=64)
+    assert got.verdict == WON and got.verified
+    position = welford_deal(115)
+    without = drive(WelfordSearch(position, 64, slot="tests"), Limits(max_nodes=300_000),
+                    twin=welford_restarts(position, 64, playouts=False))
+    assert without.verdict == UNKNOWN
