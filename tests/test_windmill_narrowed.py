@@ -66,11 +66,16 @@ def test_the_narrowed_phase_fires_on_a_full_deal():
 
 
 def test_the_twin_never_narrows():
-    """The twin's phases are all complete searches (the narrowed phase was measured and
-    left out): plain order 1 first, then order (k + 1) mod 2 with noise k."""
+    """The twin's searches are all complete (the narrowed phase was measured and left
+    out): plain order 1 first, then order (j + 1) mod 2 with noise j; they are its even
+    phases, and every odd phase is playouts (tests/test_playouts.py)."""
     from solver.games.windmill import kernel as K
-    from solver.games.windmill.searcher import restarts
+    from solver.games.windmill.searcher import WindmillPlayouts, restarts
     twin = restarts(windmill_deal(1), WindmillRules(), 4)
-    assert [int(twin.make_phase(k).r[K.R_NARROW]) for k in range(3)] == [0, 0, 0]
-    assert [int(twin.make_phase(k).r[K.R_NOISE]) for k in range(3)] == [0, 1, 2]
-    assert all(twin.make_phase(k).proves_loss for k in range(3))
+    phases = [twin.make_phase(k) for k in range(6)]
+    searches = phases[0::2]
+    assert [int(s.r[K.R_NARROW]) for s in searches] == [0, 0, 0]
+    assert [int(s.r[K.R_NOISE]) for s in searches] == [0, 1, 2]
+    assert [int(s.r[K.R_ORDER]) for s in searches] == [1, 0, 1]
+    assert all(s.proves_loss for s in searches)
+    assert all(isinstance(p, WindmillPlayouts) and not p.proves_loss for p in phases[1::2])

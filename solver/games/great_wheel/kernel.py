@@ -95,7 +95,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
-from ...order import sort_by_score
+from ...order import rand_below, sort_by_score
 from ...bestpath import keep_path_packed
 from ...tt import tt_insert
 
@@ -580,3 +580,111 @@ def keys_of(rows, ctx, rules, out):
         pack_key(rows[x], rules, out[x])
 
 
+
+
+# ----------------------------------------------------------------- playouts
+# Randomized greedy playouts (solver/playouts.py), as in windmill/kernel.py: from the root,
+# one move after another chosen by gen_moves's score plus a random 0..spread-1 (or, with
+# the playout's chance, uniformly), until won, stuck or PLAYOUT_DEPTH moves; then again
+# from the root.  A win is a line of legal moves (replayed like any other); running out
+# proves nothing.  Workspace ``pw`` = (cur, path, best, pctr, rng): the current row, the
+# moves of the current playout (as the DFS stack keeps them), the best progress (one move
+# a word), the counters below, the generator's state.
+P_NODES, P_DEPTH, P_STATUS, P_PLAYOUTS, P_SPREAD, P_LAST, P_RUN, P_EPS = range(8)
+PCTR_LEN = 8
+PLAYOUT_DEPTH = 2048
+PLAYOUT_SHUFFLES = 32  # the most tableau builds and moves back from the foundations in a row
+
+
+@njit
+def _playout_restart(cur, root, pctr, rng):
+    """Back to the root; a new spread (64, 128, 256 or 512) and chance of a uniform move
+    (0, 1/16, 1/8 or 1/4)."""
+    for x in range(SLEN):
+        cur[x] = root[x]
+    pctr[P_DEPTH] = 0
+    pctr[P_PLAYOUTS] += 1
+    pctr[P_SPREAD] = np.int64(64) << rand_below(rng, 4)
+    pctr[P_EPS] = rand_below(rng, 4)
+    pctr[P_LAST] = -1
+    pctr[P_RUN] = 0
+
+
+@njit
+def _home(st):
+    home = np.int64(st[ACN])
+    for x in range(8):
+        home += st[EV0 + x] + st[OD0 + x]
+    return home
+
+
+@njit
+def playout_init(pw, root, ctx, rules):
+    """Start the playouts at root (the generator seeded by the caller in rng[0]);
+    returns ST_WON if root is won, else ST_RUNNING.  The root counts as a node."""
+    cur, path, best, pctr, rng = pw
+    for x in range(PCTR_LEN):
+        pctr[x] = 0
+    _playout_restart(cur, root, pctr, rng)
+    pctr[P_NODES] = 1
+    best[0] = _home(cur)
+    best[1] = 0
+    pctr[P_STATUS] = ST_WON if is_won(cur, rules) else ST_RUNNING
+    return pctr[P_STATUS]
+
+
+@njit
+def playout_run(pw, root, ctx, rules, budget):
+    """Play ``budget`` more nodes (a move, or a restart from the root, is a node): returns
+    ST_WON (path[:P_DEPTH] is the line) or ST_PAUSED.  Uses gen_moves with the rules
+    given (pruned: only moves to positions of distinct keys) and takes the move of highest
+    score + rand_below(spread), or with the playout's chance a uniform move; never a
+    build that undoes the last one, nor more than PLAYOUT_SHUFFLES builds and moves back
+    in a row."""
+    cur, path, best, pctr, rng = pw
+    talon = ctx[0]
+    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
+    dummy = np.zeros((0, 3), dtype=np.int32)
+    cap = min(PLAYOUT_DEPTH, path.shape[0])
+    stop = pctr[P_NODES] + budget
+    while pctr[P_NODES] < stop:
+        d = pctr[P_DEPTH]
+        n = gen_moves(cur, talon, rules, moves, 0) if d < cap else 0
+        uni = pctr[P_EPS] > 0 and rand_below(rng, 32) < (np.int64(1) << pctr[P_EPS])
+        pick = -1
+        top = np.int64(-1)
+        last = pctr[P_LAST]
+        for x in range(n):
+            m = moves[x] & MOVE_MASK
+            kind = m & 15
+            if kind == K_PILE or kind == K_EBACK or kind == K_OBACK:
+                if pctr[P_RUN] >= PLAYOUT_SHUFFLES:
+                    continue
+                if (kind == K_PILE and last >= 0 and (last & 15) == K_PILE and ((last >> 4) & 15) == ((m >> 8) & 15)
+                        and ((last >> 8) & 15) == ((m >> 4) & 15)):
+                    continue  # the last build undone
+            v = rand_below(rng, 4096) if uni else (moves[x] >> 32) + rand_below(rng, pctr[P_SPREAD])
+            if v > top:
+                top = v
+                pick = m
+        pctr[P_NODES] += 1
+        if pick < 0:  # stuck, or deep enough: again from the root
+            _playout_restart(cur, root, pctr, rng)
+            continue
+        apply_move(cur, pick, talon, rules, dummy, 0, False)
+        path[d] = pick
+        pctr[P_DEPTH] = d + 1
+        pctr[P_LAST] = pick
+        kind = pick & 15
+        pctr[P_RUN] = pctr[P_RUN] + 1 if (kind == K_PILE or kind == K_EBACK or kind == K_OBACK) else 0
+        home = _home(cur)
+        if home > best[0]:
+            best[0] = home
+            best[1] = d + 1
+            for x in range(d + 1):
+                best[2 + x] = path[x]
+        if is_won(cur, rules):
+            pctr[P_STATUS] = ST_WON
+            return ST_WON
+    pctr[P_STATUS] = ST_PAUSED
+    return ST_PAUSED

@@ -8,6 +8,7 @@ import numpy as np
 
 from ...kernel_search import (KernelSearch, RingGeometry, perft as kernel_perft, ring_workspace, row_keys,
                               successor_rows as kernel_rows, warm_once)
+from ...playouts import PlayoutSearch
 from ...search import Restarts
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array, talon_of
@@ -54,6 +55,16 @@ class GWSearch(KernelSearch):
         self.setup(encode(position), (talon_of(position),), rules_array(position, rules, prune, narrow),
                    f"great-wheel-{slot}-{'-'.join(map(str, geometry))}", lambda: ring_workspace(K, geometry),
                    tt_mb, slot)
+
+
+class GWPlayouts(PlayoutSearch):
+    """Randomized greedy playouts of one position (kernel.playout_run, solver/playouts.py):
+    wins are wins, running out proves nothing.  ``salt`` varies the generator's seed
+    (which is otherwise the deal's)."""
+
+    def __init__(self, position: GWPosition, rules: GWRules, salt: int = 0, slot: str = "playouts"):
+        super().__init__(K, encode(position), (talon_of(position),), rules_array(position, rules, True),
+                         partial(log_to_moves, root=position), salt, slot=slot)
 
 
 # The twin's ladder: (narrowing level, node budget), narrowest first.

@@ -40,7 +40,8 @@ class Windmill(GameAdapter):
     @staticmethod
     def twin(position, rules: WindmillRules, tt_mb: float):
         """The search run alongside the main one (search.drive): Luby restarts in
-        shuffled move orders (searcher.restarts)."""
+        shuffled move orders, each followed by a phase of randomized greedy playouts
+        (searcher.restarts); its wins count, only the main search proves a loss."""
         from .searcher import restarts
         return restarts(position, rules, tt_mb)
 

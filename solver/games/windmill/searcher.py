@@ -6,6 +6,7 @@ import numpy as np
 
 from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, row_keys as kernel_row_keys, \
     successor_rows as kernel_successor_rows, warm_once
+from ...playouts import PlayoutSearch
 from ...search import Restarts, luby
 from . import endgame
 from . import kernel as K
@@ -54,34 +55,89 @@ class WindmillSearch(KernelSearch):
     def counters(self) -> dict[str, int]:
         """This thread's running totals of the endgame's loss test (endgame.py): tries,
         states proven lost (not entered), and E's own states."""
-        c = self.ws.egc
-        return {**super().counters(), "endgame_tries": int(c[endgame.E_CALLS]), "endgame_lost": int(c[endgame.E_LOST]),
-                "endgame_states": int(c[endgame.E_NODES])}
+        return {**super().counters(), **_endgame_counters(self.ws)}
+
+
+def _endgame_counters(ws: Workspace) -> dict[str, int]:
+    c = ws.egc
+    return {"endgame_tries": int(c[endgame.E_CALLS]), "endgame_lost": int(c[endgame.E_LOST]),
+            "endgame_states": int(c[endgame.E_NODES])}
+
+
+class WindmillPlayouts(PlayoutSearch):
+    """Randomized greedy playouts of one position (kernel.playout_run, solver/playouts.py):
+    wins are wins, running out proves nothing.  ``salt`` varies the generator's seed
+    (which is otherwise the deal's).  As a phase of the twin it reports the endgame
+    counters of the twin's depth-first workspace ``dfs`` (running totals shared by the
+    phases: Restarts.counters reads the current phase's)."""
+
+    def __init__(self, position: WindmillPosition, rules: WindmillRules, salt: int = 0,
+                 dfs: WindmillSearch | None = None, slot: str = "playouts"):
+        root, seq = encode(position, rules)
+        super().__init__(K, root, (seq,), rules_array(position, rules, True), log_to_moves, salt, slot=slot)
+        self.dfs = dfs
+
+    def counters(self) -> dict[str, int]:
+        return {**super().counters(), **(_endgame_counters(self.dfs.ws) if self.dfs is not None else {})}
 
 
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
 
 
 def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
-             slot: str = "twin", unit: int = RESTART_UNIT, endgame: int | None = None) -> Restarts:
+             slot: str = "twin", unit: int = RESTART_UNIT, endgame: int | None = None,
+             playouts: bool = True) -> Restarts:
     """The twin of the main search (order 0, kept to the end): restarted searches with
-    Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), phase k in order (k + 1) mod 2
-    with score noise k (phase 0 is plain order 1).
+    Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), search j in order (j + 1) mod 2
+    with score noise j (search 0 is plain order 1).  With ``playouts`` (the default)
+    each search is followed by a phase of randomized greedy playouts with the same budget
+    (``WindmillPlayouts``, salt j): phase 2j is search j, phase 2j + 1 playouts.
 
     Why: the orders' run times are heavy-tailed, and restarts in shuffled orders win
     many deals that both plain orders leave unknown (docs/measurements.md).  Every
     phase is complete on its own (search.Restarts).  The twin joins at once
     (``join_after=0``): phase 0 is the plain order 1, which wins some deals early that
     order 0 finds late.  (A narrowed phase, kernel R_NARROW, was measured here and won
-    nothing on seeds 1..200: results/windmill-narrowed-twin.md.)
+    nothing on seeds 1..200: results/windmill-narrowed-twin.md.)  Why playouts: they
+    win many deals that the searches leave unknown (results/windmill-playouts.md); a
+    playout phase never proves anything, so every search phase is still complete and
+    the main search's exhaustion is still the only loss.
     """
     warm_up()
+    searches: list[WindmillSearch] = []
 
-    def phase(k: int) -> WindmillSearch:
-        return WindmillSearch(position, rules, tt_mb, prune, warm=False, slot=slot, order=(k + 1) % 2, noise=k,
-                              endgame=endgame)
+    def search(j: int) -> WindmillSearch:
+        s = WindmillSearch(position, rules, tt_mb, prune, warm=False, slot=slot, order=(j + 1) % 2, noise=j,
+                           endgame=endgame)
+        searches.append(s)
+        return s
 
-    return Restarts(phase, lambda k: unit * luby(k + 1), join_after=0)
+    if not playouts:
+        return Restarts(search, lambda k: unit * luby(k + 1), join_after=0)
+    warm_playouts()
+
+    def phase(k: int):
+        if k % 2 == 0:
+            return search(k // 2)
+        return WindmillPlayouts(position, rules, salt=k // 2, dfs=searches[0], slot=f"{slot}-playouts")
+
+    return Restarts(phase, lambda k: unit * luby(k // 2 + 1), join_after=0)
+
+
+_playouts_warmed = False
+
+
+def warm_playouts() -> None:
+    """Compile (or load from the cache) the kernel's playouts once per process."""
+    global _playouts_warmed
+    if not _playouts_warmed:
+        _playouts_warmed = True
+        from .deals import windmill_deal
+
+        p = WindmillPlayouts(windmill_deal(1, ranks=2, cells=2), WindmillRules(), slot="warm")
+        if p.start() is None:
+            p.run(64)
+        p.line()
 
 
 # ----------------------------------------------------------------- for tests

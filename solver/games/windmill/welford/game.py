@@ -87,6 +87,9 @@ class WelfordGame(GameAdapter):
 
     @staticmethod
     def twin(position: WelfordPosition, rules: Any, tt_mb: float):
+        """Luby restarts in other orderings, each followed by a phase of randomized
+        greedy playouts (searcher.restarts); its wins count, only the main search proves
+        a loss."""
         from .searcher import restarts
         return restarts(position, tt_mb)
 

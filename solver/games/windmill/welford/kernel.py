@@ -81,7 +81,7 @@ import numpy as np
 
 from ....jit import njit
 from ....bestpath import keep_path
-from ....order import noise as _noise, noise_base
+from ....order import noise as _noise, noise_base, rand_below
 from ....tt import tt_insert
 
 CELL0 = 0
@@ -538,3 +538,91 @@ def keys_of(rows, ctx, rules, out):
         pack_key(rows[x], rules, out[x])
 
 
+
+
+# ----------------------------------------------------------------- playouts
+# Randomized greedy playouts (solver/playouts.py), as in windmill/kernel.py: from the root,
+# one action after another, the one of highest ordering-3 rank (plays to the centre, then
+# sail tops to king piles, king-pile tops to the centre, the waste top to a king pile,
+# then refill / draw / redeal) times 100 plus a random 0..spread-1, or with the playout's
+# chance a uniform one, until won or stuck; then again from the root.  No action undoes
+# another (cards only go home; the stock is turned over at most once), so a playout ends
+# by itself.  A win is a line of legal actions (replayed like any other); running out
+# proves nothing.  Workspace ``pw`` = (cur, path, best, pctr, rng): the current row, the
+# actions of the current playout, the best progress (one action a word), the counters
+# below, the generator's state.
+P_NODES, P_DEPTH, P_STATUS, P_PLAYOUTS, P_SPREAD, P_EPS = range(6)
+PCTR_LEN = 6
+PLAYOUT_DEPTH = 2048  # above the longest line (searcher.MAX_DEPTH)
+
+
+@njit
+def _playout_restart(cur, root, pctr, rng):
+    """Back to the root; a new spread (64, 128, 256 or 512) and chance of a uniform
+    action (0, 1/16, 1/8 or 1/4)."""
+    for x in range(SLEN):
+        cur[x] = root[x]
+    pctr[P_DEPTH] = 0
+    pctr[P_PLAYOUTS] += 1
+    pctr[P_SPREAD] = np.int64(64) << rand_below(rng, 4)
+    pctr[P_EPS] = rand_below(rng, 4)
+
+
+@njit
+def playout_init(pw, root, ctx, rules):
+    """Start the playouts at root (the generator seeded by the caller in rng[0]);
+    returns ST_WON if root is won, else ST_RUNNING.  The root counts as a node."""
+    cur, path, best, pctr, rng = pw
+    for x in range(PCTR_LEN):
+        pctr[x] = 0
+    _playout_restart(cur, root, pctr, rng)
+    pctr[P_NODES] = 1
+    best[0] = np.int64(cur[CENTRE]) + cur[KLEN0] + cur[KLEN0 + 1] + cur[KLEN0 + 2] + cur[KLEN0 + 3]
+    best[1] = 0
+    pctr[P_STATUS] = ST_WON if is_won(cur, rules) else ST_RUNNING
+    return pctr[P_STATUS]
+
+
+@njit
+def playout_run(pw, root, ctx, rules, budget):
+    """Play ``budget`` more nodes (an action, or a restart from the root, is a node):
+    returns ST_WON (path[:P_DEPTH] is the line) or ST_PAUSED."""
+    cur, path, best, pctr, rng = pw
+    talon = ctx[0]
+    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
+    dummy = np.zeros((0, 4), dtype=np.int32)
+    r = rules.copy()
+    r[R_ORDER] = 0  # generation order: the ranks below do the ordering
+    r[R_NOISE] = 0
+    cap = min(PLAYOUT_DEPTH, path.shape[0])
+    stop = pctr[P_NODES] + budget
+    while pctr[P_NODES] < stop:
+        d = pctr[P_DEPTH]
+        n = gen_moves(cur, talon, r, moves, 0) if d < cap else 0
+        uni = pctr[P_EPS] > 0 and rand_below(rng, 32) < (np.int64(1) << pctr[P_EPS])
+        pick = -1
+        top = np.int64(-1)
+        for x in range(n):
+            m = moves[x]
+            v = rand_below(rng, 1024) if uni else _score(m, 3) * 100 + rand_below(rng, pctr[P_SPREAD])
+            if v > top:
+                top = v
+                pick = m
+        pctr[P_NODES] += 1
+        if pick < 0:  # stuck: again from the root
+            _playout_restart(cur, root, pctr, rng)
+            continue
+        apply_move(cur, pick, talon, r, dummy, 0, False)
+        path[d] = pick
+        pctr[P_DEPTH] = d + 1
+        home = np.int64(cur[CENTRE]) + cur[KLEN0] + cur[KLEN0 + 1] + cur[KLEN0 + 2] + cur[KLEN0 + 3]
+        if home > best[0]:
+            best[0] = home
+            best[1] = d + 1
+            for x in range(d + 1):
+                best[2 + x] = path[x]
+        if is_won(cur, rules):
+            pctr[P_STATUS] = ST_WON
+            return ST_WON
+    pctr[P_STATUS] = ST_PAUSED
+    return ST_PAUSED

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once
+from ....playouts import PlayoutSearch
 from ....search import Limits, Restarts, drive, luby
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
@@ -52,25 +53,63 @@ class WelfordSearch(KernelSearch):
                    _workspace, tt_mb, slot)
 
 
+class WelfordPlayouts(PlayoutSearch):
+    """Randomized greedy playouts of one position (kernel.playout_run, solver/playouts.py):
+    wins are wins, running out proves nothing.  ``salt`` varies the generator's seed
+    (which is otherwise the deal's)."""
+
+    def __init__(self, position: WelfordPosition, salt: int = 0, slot: str = "playouts"):
+        root, talon = encode(position)
+        super().__init__(K, root, (talon,), rules_array(position, True), log_to_moves, salt, slot=slot,
+                         log_shape=WelfordSearch.LOG_SHAPE, exact=WelfordSearch.EXACT_LOG)
+
+
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
 
 
 def restarts(position: WelfordPosition, tt_mb: float, prune: bool = True, slot: str = "twin",
-             unit: int = RESTART_UNIT) -> Restarts:
+             unit: int = RESTART_UNIT, playouts: bool = True) -> Restarts:
     """The twin of the main search (ordering 0, kept to the end): restarted searches
-    with Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), phase k in ordering
-    (k + 1) mod ORDERS with score noise k; it joins at once.
+    with Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), search j in ordering
+    (j + 1) mod ORDERS with score noise j; it joins at once.  With ``playouts`` (the
+    default) each search is followed by a phase of randomized greedy playouts with the
+    same budget (``WelfordPlayouts``, salt j): phase 2j is search j, phase 2j + 1 playouts.
 
     Why: on 20 of the 56 seeds of 1..104 that phases of 4 orderings with budgets growing
     x4 (from 2^20 nodes) left unknown at 60 s, the main search with this twin won 15
-    within 20 s.  Every phase is complete on its own (search.Restarts).
+    within 20 s.  Every search phase is complete on its own (search.Restarts).  Playouts
+    win many deals the searches leave unknown (results/windmill-welford-playouts.md);
+    they never prove anything, so the main search's exhaustion is still the only loss.
     """
     warm_up()
 
-    def phase(k: int) -> WelfordSearch:
-        return WelfordSearch(position, tt_mb, prune, warm=False, slot=slot, order=(k + 1) % K.ORDERS, noise=k)
+    def search(j: int) -> WelfordSearch:
+        return WelfordSearch(position, tt_mb, prune, warm=False, slot=slot, order=(j + 1) % K.ORDERS, noise=j)
 
-    return Restarts(phase, lambda k: unit * luby(k + 1), join_after=0)
+    if not playouts:
+        return Restarts(search, lambda k: unit * luby(k + 1), join_after=0)
+    warm_playouts()
+
+    def phase(k: int):
+        return search(k // 2) if k % 2 == 0 else WelfordPlayouts(position, salt=k // 2, slot=f"{slot}-playouts")
+
+    return Restarts(phase, lambda k: unit * luby(k // 2 + 1), join_after=0)
+
+
+_playouts_warmed = False
+
+
+def warm_playouts() -> None:
+    """Compile (or load from the cache) the kernel's playouts once per process."""
+    global _playouts_warmed
+    if not _playouts_warmed:
+        _playouts_warmed = True
+        from .deals import welford_deal
+
+        p = WelfordPlayouts(welford_deal(1, ranks=3, sails=2), slot="warm")
+        if p.start() is None:
+            p.run(64)
+        p.line()
 
 
 def successors(position: WelfordPosition, prune: bool = False) -> list[WelfordPosition]:
