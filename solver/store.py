@@ -315,7 +315,18 @@ class Store:
         return conn
 
     def _refuse_foreign(self, conn: sqlite3.Connection) -> None:
-        """Ours (marked), new (empty) or made by an earlier version; else StoreError."""
+        """Ours (marked), new (empty) or made by an earlier version; else StoreError.
+
+        The mark, the schema version and the table list are read in one read
+        transaction: read one by one, another process creating the schema in
+        between would show a file with our tables but no mark yet."""
+        conn.execute("BEGIN")
+        try:
+            self._check_ours(conn)
+        finally:
+            conn.execute("COMMIT")
+
+    def _check_ours(self, conn: sqlite3.Connection) -> None:
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         if app == APPLICATION_ID:
             return
