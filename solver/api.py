@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .dealfile import DealFileError, read_json
-from .games import game_names, get_game
+from .games import adapter_for, game_names, get_game
 from .games.variants import accepts, options_of
 from .lines import without_cycles
 from .result import WON, BestProgress, SolveResult, VerificationError
@@ -80,7 +80,7 @@ def _looks_like(path: str | Path, g: Any, rules: Any, message: str) -> str | Non
             continue  # another preset of this game, only for a file in another format
         try:
             other_rules = other.make_rules(**opts)
-            other.adapter(other_rules).load_deal(path, other_rules).validate()
+            adapter_for(other.name, other_rules).load_deal(path, other_rules).validate()
         except (ValueError, OSError):
             continue
         default = not opts or opts["rules"] == other.presets[0]
@@ -93,7 +93,7 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
               deal: Any = None, **options: Any):
     """Return (game adapter, rules, position) for a numbered deal or a deal file/position.
 
-    The adapter is the one that plays these rules (``adapter(rules)``: Windmill's
+    The adapter is the one that plays these rules (``games.adapter_for``: Windmill's
     welford preset has its own).  A deal file's own "rules" apply unless ``options``
     name others."""
     front = get_game(game)
@@ -103,7 +103,7 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
         # a preset on the command line replaces the file's rules; single options refine them
         options = options if "rules" in options else {**named, **options}
     rules = front.make_rules(**options)
-    g = front.adapter(rules)
+    g = adapter_for(front.name, rules)
     if deal is not None:
         if seed is not None:
             raise ValueError("give a seed or a deal file, not both")

@@ -64,6 +64,7 @@ from .result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationEr
 from .search import DEFAULT_TT_MB, Limits
 from .seeds import SeedSpec
 from .store import DONE, MINE, Store, config_key
+from .version import __version__
 
 MODES = ("threads", "processes")
 DEFAULT_MODE = "threads"
@@ -136,7 +137,7 @@ class Batch:
         self.game = g.name
         self.numbering = numbering
         self.rules = rules.to_json()
-        self.options = dict(rule_options)
+        self.options = api.rule_options(rules)  # the rules in full: self.game is the game they belong to
         self.key = config_key(self.game, self.rules, numbering, max_nodes, timeout)
         self._own_store = db is not None and not isinstance(db, Store)
         self.store = Store(db) if self._own_store else db
@@ -160,7 +161,6 @@ class Batch:
         self.counts = dict(self.previous)
         self.todo = len(self.seeds) - len(self._done)
         self.solved = 0  # deals solved and stored by this run
-        self._version: str | None = None
 
     # ---------------------------------------------------------------- running
 
@@ -212,11 +212,7 @@ class Batch:
         if result.verdict == WON and not result.verified:
             raise VerificationError(f"BUG: {self.game} {result.seed}: a win without a verified line")
         if self.store is not None:
-            if self._version is None:
-                from . import __version__
-
-                self._version = __version__
-            if not self.store.add(self.config_id, result, self._version, tt_mb=self.limits.tt_mb, owner=self.owner):
+            if not self.store.add(self.config_id, result, __version__, tt_mb=self.limits.tt_mb, owner=self.owner):
                 return False
         self.counts[result.verdict] += 1
         self.solved += 1

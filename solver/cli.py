@@ -732,7 +732,8 @@ def list_games() -> None:
         for v in VARIANTS:
             if v.game == name:
                 number = f"PySolFC game {v.pysolfc_game}" if v.pysolfc_game else "not in PySolFC"
-                click.echo(f"  {v.preset or '(no presets)'}: {v.summary} ({number})")
+                own = f"; also GAME {v.adapter}; piles {get_game(v.adapter).piles_doc}" if v.adapter else ""
+                click.echo(f"  {v.preset or '(no presets)'}: {v.summary} ({number}{own})")
 
 
 def run() -> None:

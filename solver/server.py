@@ -497,14 +497,14 @@ class Server:
     @staticmethod
     def _result(msg: dict, stop: threading.Event, progress: Callable[[Any], None]) -> dict:
         from . import api
-        from .games import get_game
+        from .games import adapter_for, get_game
 
         options = dict(msg.get("options") or {})
         position = None
         if msg.get("deal") is not None:
             front = get_game(msg["game"])
             rules = front.make_rules(**options)
-            position = front.adapter(rules).deal_from_json(msg["deal"], rules)
+            position = adapter_for(front.name, rules).deal_from_json(msg["deal"], rules)
         result = api.solve(msg["game"], msg.get("seed"), numbering=msg.get("numbering") or "pysolfc",
                            deal=position, max_nodes=msg.get("max_nodes"), timeout=msg.get("timeout"),
                            tt_mb=msg["tt_mb"], stop=stop, progress=progress, **options)

@@ -211,11 +211,6 @@ def _canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
-def renew_claims(conn: sqlite3.Connection, owner: str, lease: float = LEASE_SECONDS) -> int:
-    """Push back the expiry of every claim of ``owner``; how many it holds."""
-    return conn.execute("UPDATE claims SET expires = ? WHERE owner = ?", (time.time() + lease, owner)).rowcount
-
-
 @dataclass(frozen=True)
 class Config:
     id: int

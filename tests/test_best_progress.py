@@ -16,17 +16,17 @@ import pytest
 
 import solver
 from cli_helpers import ROOT, patience_here
-from solver.games import get_game
+from solver.games import adapter_for, get_game
 from solver.games.beleaguered_castle import reference as bc_ref
 from solver.games.great_wheel import reference as gw_ref
 from solver.games.great_wheel.deals import endgame_deal
 from solver.games.klondike import reference as k_ref
 from solver.games.windmill import reference as wm_ref
-from solver.games.windmill.welford import reference as wf_ref
+from solver.games.windmill_welford import reference as wf_ref
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import restarts
-from solver.games.windmill.welford.deals import welford_deal
+from solver.games.windmill_welford.deals import welford_deal
 from solver.moves import Move
 from solver.replay import replay_moves
 from solver.result import LOST, UNKNOWN, WON, BestProgress, SolveResult
@@ -101,7 +101,7 @@ def test_the_card_count_comes_from_the_position(game, position, rules, cards):
     r = solver.solve(game, deal=position, tt_mb=TT, **rules)
     assert r.verdict == WON
     assert r.best_progress == (cards, cards)
-    g = get_game(game).adapter(get_game(game).make_rules(**rules))
+    g = adapter_for(game, get_game(game).make_rules(**rules))
     assert g.total_cards(position) == cards and g.foundation_cards(position) == home(game, position)
 
 

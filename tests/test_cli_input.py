@@ -12,7 +12,7 @@ import pytest
 from cli_helpers import one_line_error, patience, patience_here
 
 from solver import api
-from solver.games import get_game
+from solver.games import adapter_for, get_game
 from solver.games.klondike import dealfile as klondike_dealfile
 from solver.games.klondike.deals import klondike_deal
 from solver.store import Store
@@ -95,7 +95,7 @@ def test_a_deal_file_plays_under_its_own_rules(tmp_path):
     f = tmp_path / "w.json"
     f.write_text(json.dumps(_deal_json("windmill", "5", "--rules", "welford")))
     g, rules, position = api.make_deal("windmill", deal=str(f))
-    assert rules.preset == "welford" and position == get_game("windmill").adapter(rules).deal(5, "pysolfc", rules)
+    assert rules.preset == "welford" and position == adapter_for("windmill", rules).deal(5, "pysolfc", rules)
     r = patience_here("solve", "windmill", "--deal", str(f), "--max-nodes", "10", "--json", *TT)
     assert json.loads(r.stdout)["rules"] == {"rules": "welford"}
 

@@ -69,9 +69,9 @@ def test_tampered_line_is_rejected():
 
 @pytest.mark.parametrize("preset", ["pysolfc", "strict", "welford"])
 def test_main_search_and_twin_never_share_a_table_or_workspace(preset):
-    from solver.games import get_game
+    from solver.games import adapter_for, get_game
     rules = get_game("windmill").make_rules(rules=preset)
-    g = get_game("windmill").adapter(rules)
+    g = adapter_for("windmill", rules)
     p = g.deal(2, "pysolfc", rules)
     main, twin = g.searcher(p, rules, 8), g.twin(p, rules, 8)
     main.start()

@@ -14,10 +14,10 @@ import pytest
 import solver
 from solver.cards import Card
 from solver.dealfile import DealFileError
-from solver.games.windmill.welford import reference as R
-from solver.games.windmill.welford.game import WelfordGame
-from solver.games.windmill.welford.dealfile import dump_deal, load_deal, position_from_json, position_to_json
-from solver.games.windmill.welford.deals import welford_deal, welford_packs
+from solver.games.windmill_welford import reference as R
+from solver.games.windmill_welford.game import WindmillWelford
+from solver.games.windmill_welford.dealfile import dump_deal, load_deal, position_from_json, position_to_json
+from solver.games.windmill_welford.deals import welford_deal, welford_packs
 from solver.numbering import pysolfc_deck
 from solver.replay import ReplayError
 
@@ -180,7 +180,7 @@ def test_unreadable_files(tmp_path):
 
 
 def test_adapter_solves_and_verifies(tmp_path):
-    g = WelfordGame
+    g = WindmillWelford
     p = g.deal(5, "pysolfc", None)
     assert p.preset == "welford" and p == welford_deal(5)
     search = g.searcher(p, None, 16)
@@ -230,7 +230,7 @@ def test_cli_solve_windmill_welford(tmp_path):
 
 def test_drive_limits_give_unknown():
     from solver.search import Limits, drive
-    from solver.games.windmill.welford.searcher import WelfordSearch
+    from solver.games.windmill_welford.searcher import WelfordSearch
 
     hard = welford_deal(1)  # not decided within these limits
     out = drive(WelfordSearch(hard, 16), Limits(max_nodes=50_000, tt_mb=16))

@@ -70,12 +70,6 @@ class GameAdapter:
         return cls.search_class()(position, rules, tt_mb, slot=slot)
 
     @classmethod
-    def adapter(cls, rules: Any) -> type["GameAdapter"]:
-        """The adapter that plays ``rules``: this one, unless a preset has its own
-        implementation (Windmill's welford)."""
-        return cls
-
-    @classmethod
     def _ref_args(cls, rules: Any) -> tuple:
         return (rules,) if cls.reference_takes_rules else ()
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once
-from ....playouts import PlayoutSearch
-from ....search import Limits, Restarts, drive, luby
+from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once
+from ...playouts import PlayoutSearch
+from ...search import Limits, Restarts, drive, luby
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import WelfordPosition
