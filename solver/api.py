@@ -16,7 +16,8 @@ from .games import adapter_for, game_names, get_game
 from .games.variants import accepts, options_of
 from .lines import without_cycles
 from .result import WON, BestProgress, SolveResult, VerificationError
-from .search import DEFAULT_TT_MB, Limits, Status, StopFlag, drive
+from .resources import DEFAULT_TT_MB, check_tt_mb
+from .search import Limits, Status, StopFlag, drive
 
 
 def rule_options(rules: Any) -> dict[str, Any]:
@@ -149,7 +150,8 @@ def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", dea
     ``progress`` (optional) is called after every slice of the search with a
     ``search.Status`` (nodes, stored positions, seconds, best cards so far).
     """
-    limits = Limits(max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
+    limits = Limits(max_nodes=max_nodes, timeout=timeout)
+    tt_mb = check_tt_mb(tt_mb)  # the one check of a table size (resources.py)
     g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
     kernel = g.searcher(position, rules, tt_mb)
     looser = g.relaxation(rules) if g.relaxation is not None else None

@@ -23,7 +23,7 @@ from .lines import steps
 from .moves import Move
 from .outputs import OutputError, check_output, check_output_folder, output_file, write_text
 from .result import SolveResult, VerificationError, describe_rules
-from .search import DEFAULT_TT_MB
+from .resources import DEFAULT_TT_MB
 
 
 class PatienceError(click.UsageError):
@@ -84,23 +84,6 @@ def _applicable(game: str, options: dict) -> None:
         if key not in known:
             has = ", ".join(flag(k) for k in known) or "no rule options"
             raise PatienceError(f"{flag(key)} does not apply to {g.name} (its options: {has})")
-
-
-def _memory_mb() -> float | None:
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def _check_tt_mb(tt_mb: float | None) -> None:
-    if tt_mb is None:
-        return
-    if not tt_mb > 0:
-        raise PatienceError(f"invalid --tt-mb {tt_mb:g}: must be more than 0")
-    ram = _memory_mb()
-    if ram is not None and tt_mb > ram:
-        raise PatienceError(f"--tt-mb {tt_mb:,.0f} is more than this machine's memory ({ram:,.0f} MB)")
 
 
 def _rule_options(draw, passes, no_worry_back, rules_name) -> dict:
@@ -185,7 +168,6 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
     patience games)."""
     if show and as_json:
         raise PatienceError("--show prints boards for a person; it cannot go with --json")
-    _check_tt_mb(tt_mb)
     if html_file is not None:  # before a search that may be long
         _check_output(html_file, [deal_file], stdout=False)  # '-' is a file here
     options = _rule_options(draw, passes, no_worry_back, rules_name)
@@ -395,7 +377,6 @@ def _read_moves(path: str, after: int | None) -> list[Move]:
 def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_name, moves_file, after, timeout,
          tt_mb):
     """The next move of a winning line from a deal, or from where a line of moves leads."""
-    _check_tt_mb(tt_mb)
     if after is not None and moves_file is None:
         raise PatienceError("--after counts the moves of a --moves file; give one")
     if after is not None and after < 0:
@@ -514,7 +495,6 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
     from .report import summarize, summary_text
     from .store import StoreError, default_db_path
 
-    _check_tt_mb(tt_mb)
     options = _rule_options(draw, passes, no_worry_back, rules_name)
     game, options = _pysolfc_game(game, options)
     _applicable(game, options)
@@ -530,7 +510,7 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
     kind = {"processes": ("process", "processes"), "threads": ("thread", "threads")}[b.mode]
     where = f"Dask cluster {scheduler}" if scheduler else f"{b.workers} worker {kind[b.workers != 1]}"
     click.echo(f"{b.game} ({numbering}) rules: " + describe_rules(b.rules)
-               + f"; seeds {b.seeds} ({len(b.seeds)}); {b.todo} to solve on {where}; tt {b.limits.tt_mb:g} MB"
+               + f"; seeds {b.seeds} ({len(b.seeds)}); {b.todo} to solve on {where}; tt {b.tt_mb:g} MB"
                + f"; database {db}", err=True)
     if scheduler and b.todo and not _dask_threads(b):
         click.echo(f"patience: warning: the Dask scheduler at {scheduler} has no workers: the deals wait until one "

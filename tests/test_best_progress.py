@@ -193,20 +193,20 @@ class Scripted:
         return Progress(self.cards, LazyLine(lambda path: [Move(path, "F1", None, 1)], self.name))
 
 
-NO_LIMITS = Limits(tt_mb=1)
+NO_LIMITS = Limits()
 
 
 def test_the_twins_progress_counts():
-    out = drive(Scripted(10**9, None, "main", 10), Limits(max_nodes=500_000, tt_mb=1),
+    out = drive(Scripted(10**9, None, "main", 10), Limits(max_nodes=500_000),
                 twin=Scripted(10**9, None, "twin", 20))
     assert out.verdict == UNKNOWN and out.best.cards == 20 and out.best.line()[0].src == "twin"
-    out = drive(Scripted(10**9, None, "main", 30), Limits(max_nodes=500_000, tt_mb=1),
+    out = drive(Scripted(10**9, None, "main", 30), Limits(max_nodes=500_000),
                 twin=Scripted(10**9, None, "twin", 20))
     assert out.best.cards == 30 and out.best.line()[0].src == "main"
 
 
 def test_a_relaxed_searchs_progress_never_counts():
-    out = drive(Scripted(10**9, None, "main", 10), Limits(max_nodes=500_000, tt_mb=1),
+    out = drive(Scripted(10**9, None, "main", 10), Limits(max_nodes=500_000),
                 relaxed=Scripted(10**9, None, "relaxed", 52))
     assert out.verdict == UNKNOWN and out.best.cards == 10 and out.best.line()[0].src == "main"
     out = drive(Scripted(300_000, LOST, "main", 10), NO_LIMITS, relaxed=Scripted(10**9, WON, "relaxed", 52))
@@ -234,7 +234,7 @@ def test_restarts_keep_the_best_phase():
         return made[-1]
 
     r = Restarts(make, lambda k: 10 * luby(k + 1))
-    out = drive(r, Limits(max_nodes=200, tt_mb=1))
+    out = drive(r, Limits(max_nodes=200))
     assert out.verdict == UNKNOWN and len(made) > 4
     assert out.best.cards == 30 and out.best.line()[0].src == "phase2"
     assert r.best_cards() == 30 and r.best_line()[0].src == "phase2"
@@ -246,7 +246,7 @@ def test_restarts_of_a_real_game_keep_an_abandoned_phases_line():
     rules = WindmillRules("pysolfc")
     position = windmill_deal(2)
     r = restarts(position, rules, TT, unit=3000)
-    out = drive(r, Limits(max_nodes=60_000, tt_mb=TT))
+    out = drive(r, Limits(max_nodes=60_000))
     assert out.verdict == UNKNOWN and r.phase >= 5 and r.kept is not None
     assert out.best.cards == r.best_cards() >= r.kept.cards
     final = replay("windmill", rules, position, out.best.line())

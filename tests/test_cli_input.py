@@ -52,6 +52,23 @@ def test_bad_options_name_the_flag(args, words):
     assert "option worry_back" not in line and "has no option" not in line
 
 
+@pytest.mark.parametrize("size", ["0", "nan", "1e9"])
+def test_a_bad_table_size_is_one_line_from_every_command_and_the_library(size, tmp_path):
+    """One check of the table size (resources.check_tt_mb) serves every command and
+    the library; the line names the flag."""
+    from solver.batch import Batch
+
+    for args in (["solve", "klondike", "1"], ["hint", "klondike", "1"],
+                 ["batch", "klondike", "--seeds", "1-2", "--db", str(tmp_path / "r.sqlite")]):
+        line = one_line_error(patience_here(*args, "--tt-mb", size))
+        assert "--tt-mb" in line and ("more than 0" in line or "memory" in line), line
+    assert not (tmp_path / "r.sqlite").exists()  # refused before the batch opened its database
+    for call in (lambda: api.solve("klondike", 1, tt_mb=float(size)),
+                 lambda: Batch("klondike", "1-2", tt_mb=float(size))):
+        with pytest.raises(ValueError, match="--tt-mb"):
+            call()
+
+
 def test_largest_pysolfc_number_is_accepted():
     # PySolFC's seeds run to 10**20 inclusive; one more is refused above
     g, _rules, position = api.make_deal("klondike", 10**20)

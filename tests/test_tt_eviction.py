@@ -70,7 +70,7 @@ def _check(cases, game, mb, min_dropped, unpruned=None, unknown_share=0.0):
         outcomes.append(("", r.verdict, r.reason, r.won and not r.verified))
         if unpruned is not None:
             s = unpruned(position, options, mb)
-            out = drive(s, Limits(max_nodes=300_000, tt_mb=mb))
+            out = drive(s, Limits(max_nodes=300_000))
             fired |= s.counters()["tt_dropped"] > 0
             if out.verdict == "won":
                 g = get_game(game)

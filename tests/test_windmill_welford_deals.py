@@ -233,10 +233,10 @@ def test_drive_limits_give_unknown():
     from solver.games.windmill_welford.searcher import WelfordSearch
 
     hard = welford_deal(1)  # not decided within these limits
-    out = drive(WelfordSearch(hard, 16), Limits(max_nodes=50_000, tt_mb=16))
+    out = drive(WelfordSearch(hard, 16), Limits(max_nodes=50_000))
     assert (out.verdict, out.reason, out.nodes) == ("unknown", "node-limit", 50_000)
     small = WelfordSearch(hard, 0.05)  # a full table evicts (tt.py): the search goes on
-    out = drive(small, Limits(max_nodes=300_000, tt_mb=0.05))
+    out = drive(small, Limits(max_nodes=300_000))
     assert (out.verdict, out.reason) == ("unknown", "node-limit") and small.counters()["tt_dropped"] > 0
     s = WelfordSearch(hard, 16)
     s.start()

@@ -130,5 +130,5 @@ def solve(position: WelfordPosition, tt_mb: float = 16, prune: bool = True, max_
     Luby restarts alone, run to the end or to ``max_nodes`` (tests and tools)."""
     s = restarts(position, tt_mb, prune, slot="tests", unit=unit) if unit is not None else \
         WelfordSearch(position, tt_mb, prune=prune, slot="tests")
-    out = drive(s, Limits(max_nodes=max_nodes, tt_mb=tt_mb))
+    out = drive(s, Limits(max_nodes=max_nodes))
     return out.verdict, out.line, out.nodes
