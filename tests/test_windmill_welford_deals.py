@@ -204,6 +204,20 @@ def test_adapter_solves_and_verifies(tmp_path):
     assert g.load_deal(path, None) == p
 
 
+def test_every_spelling_keeps_the_stored_configuration_key():
+    """Databases written before Welford had a folder of its own still match: a batch
+    of the preset, however named, has the configuration key it always had."""
+    from solver.batch import Batch
+    from solver.store import config_key
+
+    want = config_key("windmill", {"rules": "welford"}, "pysolfc", 1000, None)
+    for game, options in (("windmill", {"rules": "welford"}), ("propeller", {"rules": "Welford"}),
+                          ("windmill-welford", {})):
+        b = Batch(game, "1-2", max_nodes=1000, workers=1, **options)
+        assert (b.game, b.rules, b.key) == ("windmill", {"rules": "welford"}, want)
+        assert b.task_args(1)[-1] == {"rules": "welford"}  # the workers solve the welford preset
+
+
 def test_api_solve_windmill_welford():
     r = solver.solve("windmill", 5, rules="welford", tt_mb=16)
     assert r.verdict == "won" and r.verified
