@@ -60,6 +60,7 @@ from typing import Any
 from . import api
 from .executors import Executor, ProcessExecutor, ThreadExecutor, ensure_warm, pump
 from .lease import Heartbeat, new_owner
+from .numbering import PYSOLFC
 from .result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
 from .resources import DEFAULT_TT_MB, check_tt_mb, default_tt_mb
 from .search import Limits
@@ -87,7 +88,7 @@ class Batch:
     run by iterating.  ``previous`` counts the verdicts already stored for these seeds,
     ``counts`` all of them (previous plus this run) as the run goes."""
 
-    def __init__(self, game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: str = "pysolfc",
+    def __init__(self, game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: str = PYSOLFC,
                  max_nodes: int | None = None, timeout: float | None = None, tt_mb: float | None = None,
                  workers: int | None = None, scheduler: Any = None, db: str | os.PathLike | Store | None = None,
                  mode: str | None = None, **rule_options: Any):
@@ -227,7 +228,7 @@ class Batch:
         return ThreadExecutor(workers) if self.mode == "threads" else ProcessExecutor(workers, warm)
 
 
-def batch(game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: str = "pysolfc",
+def batch(game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: str = PYSOLFC,
           max_nodes: int | None = None, timeout: float | None = None, tt_mb: float | None = None,
           workers: int | None = None, scheduler: Any = None, db: str | os.PathLike | Store | None = None,
           mode: str | None = None, **rule_options: Any) -> Iterator[SolveResult]:

@@ -478,10 +478,6 @@ class Store:
                                   (config, result.seed, owner))
         return cur.rowcount == 1
 
-    def done_seeds(self, config: int, seeds: SeedSpec | None = None) -> set[int]:
-        return {r.seed for r in self.rows(config, seeds)} if seeds is not None else {
-            s for (s,) in self.conn.execute("SELECT seed FROM deals WHERE config = ?", (config,))}
-
     def rows(self, config: int, seeds: SeedSpec | None = None) -> list[Row]:
         """The stored deals of a configuration (within ``seeds`` if given), by seed."""
         q = "SELECT seed, verdict, reason, nodes, seconds, length, best_cards, best_of FROM deals WHERE config = ?"

@@ -245,10 +245,6 @@ class TranspositionTable:
         return self.table.shape[0]
 
     @property
-    def bytes_per_entry(self) -> int:
-        return 8 * self.width
-
-    @property
     def count(self) -> int:
         return int(self.ctr[COUNT])
 

@@ -143,3 +143,31 @@ def test_games_lists_every_variant():
     assert "PySolFC game 30" in r.stdout and "PySolFC game 397" in r.stdout
     help_text = " ".join(patience_here("solve", "--help").stdout.split())
     assert all(name in help_text for name in game_names()) and "patience games" in help_text
+
+
+@pytest.mark.parametrize("key", sorted(_registry()))
+def test_every_proof_a_game_gives_has_its_words(key):
+    """Proof labels and their words are the adapters' data (generic code names none):
+    every label a game's searches can give has the words the verdict line prints."""
+    g = get_game(key)
+    assert set(g.search_proofs.values()) <= set(g.proofs)
+    if g.relaxation is not None:
+        assert "relaxed-rules" in g.proofs
+    if g.loss_proof is not None:
+        position = g.deal(1, "pysolfc", g.make_rules())
+        assert g.loss_proof(position, g.make_rules()).proof in g.proofs
+
+
+def test_the_verdict_line_prints_the_adapters_words(capsys):
+    from solver.cli import _print_result
+    from solver.result import SolveResult
+
+    for name, label in (("great-wheel", "low-cards-released"), ("windmill", "search+endgame"),
+                        ("klondike", "relaxed-rules")):
+        g = get_game(name)
+        result = SolveResult(game=name, rules={}, numbering="pysolfc", seed=1, verdict="lost", reason=None,
+                             nodes=1, seconds=0.0, proof=label)
+        _print_result(g, None, None, result, None, "pysolfc", False, False)
+        line = next(t for t in capsys.readouterr().out.splitlines() if t.startswith("verdict:"))
+        assert line == f"verdict: lost ({g.proofs[label]})"
+    assert get_game("windmill").search_proofs == {"endgame_lost": "search+endgame"}

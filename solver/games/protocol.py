@@ -87,6 +87,8 @@ class Game(Protocol):
     twin: Callable[[Any, Any, float], Search] | None
     relaxation: Callable[[Any], Any] | None
     loss_proof: Callable[[Any, Any], Search] | None
+    proofs: dict[str, str]  # a lost verdict's proof label -> the words the verdict line gives it
+    search_proofs: dict[str, str]  # a reduction counter -> the proof label of an exhausted search it fired in
 
     def make_rules(self, **options: Any) -> Rules: ...
 

@@ -87,6 +87,28 @@ def adapter_key(game: str, preset: str | None) -> str:
     return next((v.adapter for v in VARIANTS if v.game == game and v.preset == preset and v.adapter), game)
 
 
+def from_pysolfc_id(game: str, options: dict) -> tuple[str, dict]:
+    """GAME given as a PySolFC game id (``patience games`` lists them; not a deal
+    number, which PySolFC also calls a game number): our game and the preset that
+    plays PySolFC's rules, as if given with --rules (rule options beside it refine it;
+    another --rules is refused with ValueError).  Any other GAME is unchanged."""
+    text = game.strip()
+    if not text.isdigit():
+        return game, options
+    number = int(text)
+    v = next((v for v in VARIANTS if v.pysolfc_game == number), None)
+    if v is None:
+        ours = ", ".join(f"{v.pysolfc_game} ({v.game}{' --rules ' + v.preset if v.preset else ''})"
+                         for v in VARIANTS if v.pysolfc_game)
+        raise ValueError(f"PySolFC game id {number} is not a game this solver plays; those are {ours}")
+    if v.preset is None:
+        return v.game, options
+    if options.get("rules", v.preset) != v.preset:
+        raise ValueError(f"PySolFC game id {number} is {v.game} --rules {v.preset}; "
+                         f"it cannot go with --rules {options['rules']}")
+    return v.game, {**options, "rules": v.preset}
+
+
 def presets_of(game: str) -> tuple[str, ...]:
     """A game's presets, the default first (() for a game without presets)."""
     return tuple(v.preset for v in VARIANTS if v.game == game and v.preset is not None)

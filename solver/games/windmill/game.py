@@ -25,6 +25,9 @@ class Windmill(GameAdapter):
     dealfile, board = dealfile, board
     search = "solver.games.windmill.searcher:WindmillSearch"
     make_rules = staticmethod(make_rules)
+    search_proofs = {"endgame_lost": "search+endgame"}  # positions proved lost by the endgame test (endgame.py)
+    proofs = {**GameAdapter.proofs,
+              "search+endgame": "search exhausted; some positions proved lost by the foundation-endgame test"}
 
     @staticmethod
     def deal(seed: int, numbering: str, rules: WindmillRules) -> WindmillPosition:

@@ -127,9 +127,6 @@ class WelfordPosition:
         outer = [(i, 1) for i, s in enumerate(self.sails) if len(s) < 2]
         return inner + outer
 
-    def king_complete(self, j: int) -> bool:
-        return len(self.kings[j]) == self.ranks
-
     def is_won(self) -> bool:
         return self.centre == 4 * self.ranks and all(len(k) == self.ranks for k in self.kings)
 

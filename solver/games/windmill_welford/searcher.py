@@ -75,9 +75,9 @@ def restarts(position: WelfordPosition, tt_mb: float, prune: bool = True, slot: 
     default) each search is followed by a phase of randomized greedy playouts with the
     same budget (``WelfordPlayouts``, salt j): phase 2j is search j, phase 2j + 1 playouts.
 
-    Why: on 20 of the 56 seeds of 1..104 that phases of 4 orderings with budgets growing
-    x4 (from 2^20 nodes) left unknown at 60 s, the main search with this twin won 15
-    within 20 s.  Every search phase is complete on its own (search.Restarts).  Playouts
+    Why: restarts in shuffled orderings win deals that a schedule of fixed orderings
+    leaves unknown (docs/measurements.md).  Every search phase is complete on its own
+    (search.Restarts).  Playouts
     win many deals the searches leave unknown (results/windmill-welford-playouts.md);
     they never prove anything, so the main search's exhaustion is still the only loss.
     """
