@@ -35,7 +35,7 @@ SLICE = 1 << 16
 def playouts_for(game: str, position, rules):
     """The game's playout search (the twin's playout phase, salt 0)."""
     if game == "windmill" and getattr(rules, "preset", None) == "welford":
-        from solver.games.windmill.welford.searcher import WelfordPlayouts
+        from solver.games.windmill_welford.searcher import WelfordPlayouts
         return WelfordPlayouts(position, slot="bench")
     if game == "windmill":
         from solver.games.windmill.searcher import WindmillPlayouts

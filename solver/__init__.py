@@ -7,7 +7,7 @@ use), so that ``import solver`` and ``patience --help`` stay fast.
 from .api import make_deal, solve
 from .batch import batch
 from .result import LOST, UNKNOWN, WON, BestProgress, SolveResult, VerificationError
+from .version import __version__
 
 __all__ = ["solve", "make_deal", "batch", "SolveResult", "BestProgress", "VerificationError", "WON", "LOST", "UNKNOWN"]
-__version__ = "0.1.0"
 

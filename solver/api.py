@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .dealfile import DealFileError, read_json
-from .games import game_names, get_game
+from .games import adapter_for, game_names, get_game
 from .games.variants import accepts, options_of
 from .lines import without_cycles
+from .numbering import PYSOLFC
 from .result import WON, BestProgress, SolveResult, VerificationError
-from .search import DEFAULT_TT_MB, Limits, Status, StopFlag, drive
+from .resources import DEFAULT_TT_MB, check_tt_mb
+from .search import Limits, Status, StopFlag, drive
 
 
 def rule_options(rules: Any) -> dict[str, Any]:
@@ -80,7 +82,7 @@ def _looks_like(path: str | Path, g: Any, rules: Any, message: str) -> str | Non
             continue  # another preset of this game, only for a file in another format
         try:
             other_rules = other.make_rules(**opts)
-            other.adapter(other_rules).load_deal(path, other_rules).validate()
+            adapter_for(other.name, other_rules).load_deal(path, other_rules).validate()
         except (ValueError, OSError):
             continue
         default = not opts or opts["rules"] == other.presets[0]
@@ -89,11 +91,11 @@ def _looks_like(path: str | Path, g: Any, rules: Any, message: str) -> str | Non
     return None
 
 
-def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
+def make_deal(game: str, seed: int | None = None, *, numbering: str = PYSOLFC,
               deal: Any = None, **options: Any):
     """Return (game adapter, rules, position) for a numbered deal or a deal file/position.
 
-    The adapter is the one that plays these rules (``adapter(rules)``: Windmill's
+    The adapter is the one that plays these rules (``games.adapter_for``: Windmill's
     welford preset has its own).  A deal file's own "rules" apply unless ``options``
     name others."""
     front = get_game(game)
@@ -103,7 +105,7 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = "pysolfc",
         # a preset on the command line replaces the file's rules; single options refine them
         options = options if "rules" in options else {**named, **options}
     rules = front.make_rules(**options)
-    g = front.adapter(rules)
+    g = adapter_for(front.name, rules)
     if deal is not None:
         if seed is not None:
             raise ValueError("give a seed or a deal file, not both")
@@ -136,7 +138,7 @@ def _counters(*searches) -> dict[str, int]:
     return total
 
 
-def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", deal: Any = None,
+def solve(game: str, seed: int | None = None, *, numbering: str = PYSOLFC, deal: Any = None,
           max_nodes: int | None = None, timeout: float | None = None, tt_mb: float = DEFAULT_TT_MB,
           stop: StopFlag | None = None, progress: Callable[[Status], None] | None = None,
           **options: Any) -> SolveResult:
@@ -149,7 +151,8 @@ def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", dea
     ``progress`` (optional) is called after every slice of the search with a
     ``search.Status`` (nodes, stored positions, seconds, best cards so far).
     """
-    limits = Limits(max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
+    limits = Limits(max_nodes=max_nodes, timeout=timeout)
+    tt_mb = check_tt_mb(tt_mb)  # the one check of a table size (resources.py)
     g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
     kernel = g.searcher(position, rules, tt_mb)
     looser = g.relaxation(rules) if g.relaxation is not None else None
@@ -161,8 +164,8 @@ def solve(game: str, seed: int | None = None, *, numbering: str = "pysolfc", dea
     out = drive(kernel, limits, stop, relaxed, twin, progress)
     counters = {k: v - before.get(k, 0) for k, v in _counters(kernel, twin).items()}
     proof = out.proof
-    if proof == "search" and counters.get("endgame_lost", 0) > 0:
-        proof = "search+endgame"  # exhausted, with states proven lost by the endgame test
+    if proof == "search":  # exhausted: a reduction that fired may name the proof (the adapter's search_proofs)
+        proof = next((label for counter, label in g.search_proofs.items() if counters.get(counter, 0) > 0), proof)
     result = SolveResult(
         game=g.name, rules=rules.to_json(), numbering=numbering if deal is None else None,
         seed=seed if deal is None else None, verdict=out.verdict, reason=out.reason,
@@ -195,7 +198,7 @@ def _verify(g: Any, position: Any, rules: Any, line: list, what: str) -> None:
                                 f"engine: {err}") from err
 
 
-def position_after(game: str, seed: int | None = None, moves: list | None = None, *, numbering: str = "pysolfc",
+def position_after(game: str, seed: int | None = None, moves: list | None = None, *, numbering: str = PYSOLFC,
                    deal: Any = None, **options: Any):
     """(game adapter, rules, position) after playing ``moves`` from a deal; each move is
     checked by the reference engine (an illegal one raises ValueError naming it)."""
@@ -212,7 +215,7 @@ def position_after(game: str, seed: int | None = None, moves: list | None = None
     return g, rules, position
 
 
-def hint(game: str, seed: int | None = None, moves: list | None = None, *, numbering: str = "pysolfc",
+def hint(game: str, seed: int | None = None, moves: list | None = None, *, numbering: str = PYSOLFC,
          deal: Any = None, timeout: float | None = 10.0, max_nodes: int | None = None, tt_mb: float = DEFAULT_TT_MB,
          **options: Any) -> tuple[SolveResult, str | None]:
     """Solve the position reached after ``moves`` and say what to do next: (the solve's

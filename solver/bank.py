@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .numbering import PYSOLFC
 from .result import LOST, WON, describe_rules
 from .store import Row, Store
 
@@ -63,7 +64,7 @@ def bank_text(game: str, rules: dict, numbering: str, entries: list[Entry], verd
     kind = "winnable" if verdict == WON else "lost (proven)"
     head = [f"# patience-solver: {kind} deals, {len(entries)}",
             f"# game: {game}; rules: {describe_rules(rules)}; numbering: {numbering}"
-            + (" (PySolFC game numbers)" if numbering == "pysolfc" else "")]
+            + (" (PySolFC game numbers)" if numbering == PYSOLFC else "")]
     if verdict == WON:
         head += ["# grade: by the search's nodes to the first win, within this list: easy when under 50% of the",
                  "#        deals took fewer nodes, medium under 90%, else hard",

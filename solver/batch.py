@@ -47,7 +47,7 @@ Memory: every worker (thread or process) owns its transposition tables (the main
 search's and, for games with a relaxation, the relaxed search's), each growing up to
 ``tt_mb``, and its search stack (the adapter's ``workspace_mb``); the default
 ``tt_mb`` is 2048 MB, halved until ``workers x (tables x tt_mb + workspace_mb)`` fits
-in half of the machine's memory (``default_tt_mb``).  Each stored deal records its
+in half of the machine's memory (``resources.default_tt_mb``).  Each stored deal records its
 ``tt_mb``; it is not part of the configuration, so a resumed batch may use another.
 """
 
@@ -60,14 +60,16 @@ from typing import Any
 from . import api
 from .executors import Executor, ProcessExecutor, ThreadExecutor, ensure_warm, pump
 from .lease import Heartbeat, new_owner
+from .numbering import PYSOLFC
 from .result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
-from .search import DEFAULT_TT_MB, Limits
+from .resources import DEFAULT_TT_MB, check_tt_mb, default_tt_mb
+from .search import Limits
 from .seeds import SeedSpec
 from .store import DONE, MINE, Store, config_key
+from .version import __version__
 
 MODES = ("threads", "processes")
 DEFAULT_MODE = "threads"
-MIN_DEFAULT_TT_MB = 64
 
 
 def default_workers() -> int:
@@ -78,30 +80,6 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def physical_memory_mb() -> float | None:
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-TABLES_PER_WORKER = 2  # the main search's table and the relaxed search's (search.drive)
-
-
-def default_tt_mb(workers: int, tables: int = TABLES_PER_WORKER, workspace_mb: float = 0) -> int:
-    """2048 MB per table, halved while the workers' memory would exceed half the RAM.
-
-    A worker holds ``tables`` tables (2 for a game with a relaxation or a twin: the
-    main search's and the second one's, see search.drive) and ``workspace_mb`` of search stack (the game adapter's
-    ``workspace_mb``: Beleaguered Castle's deep DFS stack can reach about 1.6 GB)."""
-    mb = DEFAULT_TT_MB
-    total = physical_memory_mb()
-    if total is not None:
-        while mb > MIN_DEFAULT_TT_MB and workers * (tables * mb + workspace_mb) > total / 2:
-            mb //= 2
-    return mb
-
-
 # --------------------------------------------------------------------------- the batch
 
 
@@ -110,7 +88,7 @@ class Batch:
     run by iterating.  ``previous`` counts the verdicts already stored for these seeds,
     ``counts`` all of them (previous plus this run) as the run goes."""
 
-    def __init__(self, game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: str = "pysolfc",
+    def __init__(self, game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: str = PYSOLFC,
                  max_nodes: int | None = None, timeout: float | None = None, tt_mb: float | None = None,
                  workers: int | None = None, scheduler: Any = None, db: str | os.PathLike | Store | None = None,
                  mode: str | None = None, **rule_options: Any):
@@ -131,12 +109,13 @@ class Batch:
             second = (g.relaxation is not None and g.relaxation(rules) is not None) or g.twin is not None
             tables = 2 if second else 1
             tt_mb = DEFAULT_TT_MB if scheduler is not None else default_tt_mb(self.workers, tables, g.workspace_mb)
-        self.limits = Limits(max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
+        self.tt_mb = check_tt_mb(tt_mb)  # each worker's table size (a resource, not in the key)
+        self.limits = Limits(max_nodes=max_nodes, timeout=timeout)
         api.make_deal(game, self.seeds.last, numbering=numbering, **rule_options)
         self.game = g.name
         self.numbering = numbering
         self.rules = rules.to_json()
-        self.options = dict(rule_options)
+        self.options = api.rule_options(rules)  # the rules in full: self.game is the game they belong to
         self.key = config_key(self.game, self.rules, numbering, max_nodes, timeout)
         self._own_store = db is not None and not isinstance(db, Store)
         self.store = Store(db) if self._own_store else db
@@ -160,7 +139,6 @@ class Batch:
         self.counts = dict(self.previous)
         self.todo = len(self.seeds) - len(self._done)
         self.solved = 0  # deals solved and stored by this run
-        self._version: str | None = None
 
     # ---------------------------------------------------------------- running
 
@@ -202,7 +180,7 @@ class Batch:
 
     def task_args(self, seed: int) -> tuple:
         lim = self.limits
-        return (self.game, seed, self.numbering, lim.max_nodes, lim.timeout, lim.tt_mb, self.options)
+        return (self.game, seed, self.numbering, lim.max_nodes, lim.timeout, self.tt_mb, self.options)
 
     def record(self, result: SolveResult) -> bool:
         """Store a finished deal; False (and nothing stored) for an interrupted one, or
@@ -212,11 +190,7 @@ class Batch:
         if result.verdict == WON and not result.verified:
             raise VerificationError(f"BUG: {self.game} {result.seed}: a win without a verified line")
         if self.store is not None:
-            if self._version is None:
-                from . import __version__
-
-                self._version = __version__
-            if not self.store.add(self.config_id, result, self._version, tt_mb=self.limits.tt_mb, owner=self.owner):
+            if not self.store.add(self.config_id, result, __version__, tt_mb=self.tt_mb, owner=self.owner):
                 return False
         self.counts[result.verdict] += 1
         self.solved += 1
@@ -254,7 +228,7 @@ class Batch:
         return ThreadExecutor(workers) if self.mode == "threads" else ProcessExecutor(workers, warm)
 
 
-def batch(game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: str = "pysolfc",
+def batch(game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: str = PYSOLFC,
           max_nodes: int | None = None, timeout: float | None = None, tt_mb: float | None = None,
           workers: int | None = None, scheduler: Any = None, db: str | os.PathLike | Store | None = None,
           mode: str | None = None, **rule_options: Any) -> Iterator[SolveResult]:
@@ -267,7 +241,7 @@ def batch(game: str, seeds: str | int | SeedSpec | Iterable[int], *, numbering: 
     ``db`` nothing is stored and nothing is skipped.  ``workers`` defaults to the
     number of cores, ``mode`` to threads (see the module docstring; with "processes",
     a script must guard its batch with ``if __name__ == "__main__":``, as for any
-    multiprocessing), ``tt_mb`` to ``default_tt_mb(workers)``.  ``scheduler``: a Dask scheduler address (or a Dask
+    multiprocessing), ``tt_mb`` to ``resources.default_tt_mb(workers)``.  ``scheduler``: a Dask scheduler address (or a Dask
     Cluster or Client) to run on a cluster instead.  Bad input raises ValueError
     before anything runs.
     """

@@ -11,6 +11,7 @@ import hashlib
 from dataclasses import dataclass
 
 from .api import solve
+from .numbering import PYSOLFC
 
 # (game, seed, numbering, rule options): Solvitaire seeds so results compare with its data
 BENCH_DEALS = [
@@ -18,14 +19,14 @@ BENCH_DEALS = [
     for draw in (1, 3)
     for seed in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 ] + [
-    ("klondike", 7, "pysolfc", {"draw": 3, "passes": 3, "worry_back": False}),
-    ("klondike", 8, "pysolfc", {"draw": 1, "passes": 1}),
+    ("klondike", 7, PYSOLFC, {"draw": 3, "passes": 3, "worry_back": False}),
+    ("klondike", 8, PYSOLFC, {"draw": 1, "passes": 1}),
 ] + [
     ("beleaguered-castle", seed, "solvitaire", {}) for seed in (1, 2, 3, 4, 5, 6, 123)
 ] + [
-    ("great-wheel", seed, "pysolfc", {"rules": preset}) for preset in ("pgs", "pysolfc") for seed in (1, 2, 3)
+    ("great-wheel", seed, PYSOLFC, {"rules": preset}) for preset in ("pgs", "pysolfc") for seed in (1, 2, 3)
 ] + [
-    ("windmill", seed, "pysolfc", {"rules": preset}) for preset in ("pysolfc", "strict", "welford")
+    ("windmill", seed, PYSOLFC, {"rules": preset}) for preset in ("pysolfc", "strict", "welford")
     for seed in (1, 2, 3)
 ]
 BENCH_MAX_NODES = 300_000

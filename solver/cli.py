@@ -18,12 +18,13 @@ import click
 
 from . import api, server
 from .games import game_names, get_game
-from .games.variants import VARIANTS, flag, option_help, options_of
+from .games.variants import VARIANTS, flag, from_pysolfc_id, option_help, options_of
 from .lines import steps
 from .moves import Move
+from .numbering import PYSOLFC
 from .outputs import OutputError, check_output, check_output_folder, output_file, write_text
 from .result import SolveResult, VerificationError, describe_rules
-from .search import DEFAULT_TT_MB
+from .resources import DEFAULT_TT_MB
 
 
 class PatienceError(click.UsageError):
@@ -52,25 +53,12 @@ def _passes(text: str | None) -> int | None:
 
 
 def _pysolfc_game(game: str, options: dict) -> tuple[str, dict]:
-    """GAME given as a PySolFC game id (``patience games`` lists them; not a deal
-    number, which PySolFC also calls a game number): our game and the preset that
-    plays PySolFC's rules, as if given with --rules (rule options beside it refine it;
-    another --rules is refused).  Any other GAME is unchanged."""
-    text = game.strip()
-    if not text.isdigit():
-        return game, options
-    number = int(text)
-    v = next((v for v in VARIANTS if v.pysolfc_game == number), None)
-    if v is None:
-        ours = ", ".join(f"{v.pysolfc_game} ({v.game}{' --rules ' + v.preset if v.preset else ''})"
-                         for v in VARIANTS if v.pysolfc_game)
-        raise PatienceError(f"PySolFC game id {number} is not a game this solver plays; those are {ours}")
-    if v.preset is None:
-        return v.game, options
-    if options.get("rules", v.preset) != v.preset:
-        raise PatienceError(f"PySolFC game id {number} is {v.game} --rules {v.preset}; "
-                            f"it cannot go with --rules {options['rules']}")
-    return v.game, {**options, "rules": v.preset}
+    """GAME and rule options, with a PySolFC game id as GAME made our game and preset
+    (variants.from_pysolfc_id)."""
+    try:
+        return from_pysolfc_id(game, options)
+    except ValueError as err:
+        raise PatienceError(str(err)) from None
 
 
 def _applicable(game: str, options: dict) -> None:
@@ -84,23 +72,6 @@ def _applicable(game: str, options: dict) -> None:
         if key not in known:
             has = ", ".join(flag(k) for k in known) or "no rule options"
             raise PatienceError(f"{flag(key)} does not apply to {g.name} (its options: {has})")
-
-
-def _memory_mb() -> float | None:
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def _check_tt_mb(tt_mb: float | None) -> None:
-    if tt_mb is None:
-        return
-    if not tt_mb > 0:
-        raise PatienceError(f"invalid --tt-mb {tt_mb:g}: must be more than 0")
-    ram = _memory_mb()
-    if ram is not None and tt_mb > ram:
-        raise PatienceError(f"--tt-mb {tt_mb:,.0f} is more than this machine's memory ({ram:,.0f} MB)")
 
 
 def _rule_options(draw, passes, no_worry_back, rules_name) -> dict:
@@ -153,7 +124,7 @@ def _deal(game, seed, numbering, deal_file, options):
     if deal_file is not None and numbering is not None:
         raise PatienceError("--numbering applies to seeds, not to a --deal file")
     try:
-        return api.make_deal(game, _seed(seed), numbering=numbering or "pysolfc", deal=deal_file, **options)
+        return api.make_deal(game, _seed(seed), numbering=numbering or PYSOLFC, deal=deal_file, **options)
     except (ValueError, OSError) as err:
         raise PatienceError(str(err).splitlines()[0] if str(err) else repr(err)) from None
 
@@ -185,13 +156,12 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
     patience games)."""
     if show and as_json:
         raise PatienceError("--show prints boards for a person; it cannot go with --json")
-    _check_tt_mb(tt_mb)
     if html_file is not None:  # before a search that may be long
         _check_output(html_file, [deal_file], stdout=False)  # '-' is a file here
     options = _rule_options(draw, passes, no_worry_back, rules_name)
     game, options = _pysolfc_game(game, options)
     g, rules, position = _deal(game, seed, numbering, deal_file, options)
-    numbering = numbering or "pysolfc"
+    numbering = numbering or PYSOLFC
     options = api.rule_options(rules)  # with the rules a deal file named
     live = LiveLine(g.total_cards(position)) if sys.stderr.isatty() else None
     if timeout is None and max_nodes is None:
@@ -307,13 +277,8 @@ def _print_result(g, rules, position, result, deal_file, numbering, as_json, sho
         verdict += f" ({result.reason})"
     if result.verified:
         verdict += ", line verified by the reference engine"
-    if result.proof == "relaxed-rules":
-        verdict += " (proved under looser rules that allow every line of these: no line wins)"
-    elif result.proof == "low-cards-released":
-        verdict += (" (proved in a looser game whose Aces, Twos and Threes never block the waste or a pile, "
-                    "which allows every line of this one: no line wins)")
-    elif result.proof == "search+endgame":
-        verdict += " (search exhausted; some positions proved lost by the foundation-endgame test)"
+    if result.proof is not None and result.proof in g.proofs:  # how the game proved it, in the adapter's words
+        verdict += f" ({g.proofs[result.proof]})"
     click.echo(f"verdict: {verdict}")
     # over a few milliseconds or nodes, a rate measures the timer and the tables' set-up, not the search
     rate = (f"   ({result.nodes / result.seconds:,.0f} nodes/s)"
@@ -349,7 +314,7 @@ def deal(game, seed, numbering, draw, passes, no_worry_back, rules_name, as_json
     options = _rule_options(draw, passes, no_worry_back, rules_name)
     game, options = _pysolfc_game(game, options)
     g, rules, position = _deal(game, seed, numbering, None, options)
-    numbering = numbering or "pysolfc"
+    numbering = numbering or PYSOLFC
     if as_json:
         click.echo(json.dumps(api.deal_file_json(g, rules, position, seed=_seed(seed), numbering=numbering),
                               indent=1))
@@ -395,7 +360,6 @@ def _read_moves(path: str, after: int | None) -> list[Move]:
 def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_name, moves_file, after, timeout,
          tt_mb):
     """The next move of a winning line from a deal, or from where a line of moves leads."""
-    _check_tt_mb(tt_mb)
     if after is not None and moves_file is None:
         raise PatienceError("--after counts the moves of a --moves file; give one")
     if after is not None and after < 0:
@@ -409,7 +373,7 @@ def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_na
         raise PatienceError("--numbering applies to seeds, not to a --deal file")
     moves = _read_moves(moves_file, after) if moves_file is not None else []
     try:
-        result, step = api.hint(game, _seed(seed), moves, numbering=numbering or "pysolfc", deal=deal_file,
+        result, step = api.hint(game, _seed(seed), moves, numbering=numbering or PYSOLFC, deal=deal_file,
                                 timeout=timeout, tt_mb=tt_mb, **options)
     except VerificationError as err:
         click.echo(str(err), err=True)
@@ -514,11 +478,10 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
     from .report import summarize, summary_text
     from .store import StoreError, default_db_path
 
-    _check_tt_mb(tt_mb)
     options = _rule_options(draw, passes, no_worry_back, rules_name)
     game, options = _pysolfc_game(game, options)
     _applicable(game, options)
-    numbering = numbering or "pysolfc"
+    numbering = numbering or PYSOLFC
     db = db_path or default_db_path()
     try:
         b = Batch(game, seed_spec, numbering=numbering, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
@@ -530,7 +493,7 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
     kind = {"processes": ("process", "processes"), "threads": ("thread", "threads")}[b.mode]
     where = f"Dask cluster {scheduler}" if scheduler else f"{b.workers} worker {kind[b.workers != 1]}"
     click.echo(f"{b.game} ({numbering}) rules: " + describe_rules(b.rules)
-               + f"; seeds {b.seeds} ({len(b.seeds)}); {b.todo} to solve on {where}; tt {b.limits.tt_mb:g} MB"
+               + f"; seeds {b.seeds} ({len(b.seeds)}); {b.todo} to solve on {where}; tt {b.tt_mb:g} MB"
                + f"; database {db}", err=True)
     if scheduler and b.todo and not _dask_threads(b):
         click.echo(f"patience: warning: the Dask scheduler at {scheduler} has no workers: the deals wait until one "
@@ -589,7 +552,7 @@ def seeds(game, numbering, draw, passes, no_worry_back, rules_name, db_path, won
         rules = g.make_rules(**options).to_json()
     except ValueError as err:
         raise PatienceError(str(err)) from None
-    numbering = numbering or "pysolfc"
+    numbering = numbering or PYSOLFC
     verdict = "won" if won else "lost"
     _check_output(out_file, [_db_file(db_path)])
     with _existing_db(db_path) as store:
@@ -732,7 +695,8 @@ def list_games() -> None:
         for v in VARIANTS:
             if v.game == name:
                 number = f"PySolFC game {v.pysolfc_game}" if v.pysolfc_game else "not in PySolFC"
-                click.echo(f"  {v.preset or '(no presets)'}: {v.summary} ({number})")
+                own = f"; also GAME {v.adapter}; piles {get_game(v.adapter).piles_doc}" if v.adapter else ""
+                click.echo(f"  {v.preset or '(no presets)'}: {v.summary} ({number}{own})")
 
 
 def run() -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .cards import RANKS, SUIT_NAMES, Card, CardError, parse_card_token
+from .numbering import PYSOLFC, SOLVITAIRE
 from .outputs import check_output, write_text
 
 P = TypeVar("P")
@@ -59,7 +60,7 @@ def parse_face_up(token: object, where: str, game: str) -> Card:
 META_KEYS = ("game", "rules", "seed", "numbering")
 
 
-def check_object(obj: object, keys: tuple[str, ...], numberings: tuple[str, ...] = ("pysolfc", "solvitaire")) -> dict:
+def check_object(obj: object, keys: tuple[str, ...], numberings: tuple[str, ...] = (PYSOLFC, SOLVITAIRE)) -> dict:
     """The deal-file object, refusing anything but a JSON object with known keys, and a
     "numbering" or "seed" that could not have come from ``patience deal --json`` (one of
     the game's ``numberings``; a whole number, from 1 for PySolFC's game numbers)."""

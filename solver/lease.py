@@ -31,6 +31,7 @@ import secrets
 import socket
 import sqlite3
 import threading
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -79,6 +80,12 @@ def owner_is_dead(owner: str) -> bool:
         return False
 
 
+def renew_claims(conn: sqlite3.Connection, owner: str, lease: float = LEASE_SECONDS) -> int:
+    """Push back the expiry of every claim of ``owner`` (the store's ``claims`` table);
+    how many it holds."""
+    return conn.execute("UPDATE claims SET expires = ? WHERE owner = ?", (time.time() + lease, owner)).rowcount
+
+
 class Heartbeat:
     """Renews an owner's claims every ``every`` seconds, from its own thread and SQLite
     connection, until ``stop``.  A failed renewal (a locked or unreachable file) is
@@ -92,8 +99,6 @@ class Heartbeat:
         self._thread.start()
 
     def _run(self) -> None:
-        from .store import renew_claims
-
         conn = None
         try:
             while not self._stop.wait(self.every):

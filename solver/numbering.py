@@ -21,6 +21,9 @@ from .cards import Card
 
 T = TypeVar("T")
 
+PYSOLFC = "pysolfc"  # the numbering by PySolFC's game numbers: every game has it, and it is the default
+SOLVITAIRE = "solvitaire"  # the numbering by Solvitaire's seeds
+
 # Suit orders, as our suit indices (0 C, 1 D, 2 H, 3 S).
 PYSOLFC_SUITS = (0, 3, 2, 1)  # PySolFC creates Clubs, Spades, Hearts, Diamonds
 SOLVITAIRE_SUITS = (0, 2, 3, 1)  # Solvitaire: Clubs, Hearts, Spades, Diamonds

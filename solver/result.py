@@ -53,9 +53,9 @@ class SolveResult:
     # won only: length of the line as the search found it, before lines.without_cycles
     moves_found: int = 0
     stored_states: int = 0
-    # lost only: "search" (space exhausted), "search+endgame" (exhausted, some states
-    # proven lost by Windmill's endgame test), "relaxed-rules" or "low-cards-released"
-    # (Great Wheel: a relaxed game of its own, games/great_wheel/relaxed.py)
+    # lost only: "search" (space exhausted), "relaxed-rules", or a label of the game's
+    # own (its adapter's ``proofs``: Windmill's "search+endgame", Great Wheel's
+    # "low-cards-released")
     proof: str | None = None
     # the kernels' reduction counters over this search (e.g. endgame_tries, endgame_lost)
     counters: dict[str, int] = field(default_factory=dict, compare=False)

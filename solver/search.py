@@ -17,23 +17,22 @@ from .games.protocol import Search
 from .moves import Move
 from .result import INTERRUPTED, LOST, MEMORY_LIMIT, NODE_LIMIT, TIME_LIMIT, UNKNOWN, WON
 
-DEFAULT_TT_MB = 2048  # 89 M states of 24 bytes at the 80% load cap; fits twice in 24 GB
 RELAX_AFTER = 1 << 16  # nodes of main search before a second search (drive) joins in
 
 
 @dataclass(frozen=True)
 class Limits:
+    """When ``drive`` stops a search undecided.  (The table size is no limit of the
+    driver's: the searches are built with their tables, see resources.py.)"""
+
     max_nodes: int | None = None
     timeout: float | None = None
-    tt_mb: float = DEFAULT_TT_MB
 
     def __post_init__(self) -> None:
         if self.max_nodes is not None and self.max_nodes < 1:
             raise ValueError("--max-nodes must be at least 1")
         if self.timeout is not None and not 0 < self.timeout < float("inf"):
             raise ValueError("--timeout must be a positive number of seconds")
-        if not 0 < self.tt_mb < float("inf"):
-            raise ValueError("--tt-mb must be a positive number of megabytes")
 
 
 class LazyLine:

@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .digest import source_digest
+from .numbering import PYSOLFC
 
 ENV = "PATIENCE_SERVER"
 PROGRESS_EVERY = 0.25  # seconds between progress messages
@@ -315,7 +316,7 @@ def warm_all(log: Callable[[str], None]) -> None:
         for preset in g.presets or (None,):
             options = {"rules": preset} if preset else {}
             t = time.perf_counter()
-            ensure_warm(name, 1, "pysolfc", options)
+            ensure_warm(name, 1, PYSOLFC, options)
             log(f"loaded {name}{' ' + preset if preset else ''} in {time.perf_counter() - t:.2f} s")
 
 
@@ -497,15 +498,15 @@ class Server:
     @staticmethod
     def _result(msg: dict, stop: threading.Event, progress: Callable[[Any], None]) -> dict:
         from . import api
-        from .games import get_game
+        from .games import adapter_for, get_game
 
         options = dict(msg.get("options") or {})
         position = None
         if msg.get("deal") is not None:
             front = get_game(msg["game"])
             rules = front.make_rules(**options)
-            position = front.adapter(rules).deal_from_json(msg["deal"], rules)
-        result = api.solve(msg["game"], msg.get("seed"), numbering=msg.get("numbering") or "pysolfc",
+            position = adapter_for(front.name, rules).deal_from_json(msg["deal"], rules)
+        result = api.solve(msg["game"], msg.get("seed"), numbering=msg.get("numbering") or PYSOLFC,
                            deal=position, max_nodes=msg.get("max_nodes"), timeout=msg.get("timeout"),
                            tt_mb=msg["tt_mb"], stop=stop, progress=progress, **options)
         return {**result.to_json(), "stored_states": result.stored_states}
@@ -516,7 +517,7 @@ def _request_name(msg: dict) -> str:
     game = msg.get("game")
     if msg.get("seed") is None:
         return f"{game} (a deal file)" if msg.get("deal") is not None else f"{game} (no seed)"
-    return f"{game} {msg['seed']} ({msg.get('numbering') or 'pysolfc'})"
+    return f"{game} {msg['seed']} ({msg.get('numbering') or PYSOLFC})"
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -211,11 +211,6 @@ def _canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
-def renew_claims(conn: sqlite3.Connection, owner: str, lease: float = LEASE_SECONDS) -> int:
-    """Push back the expiry of every claim of ``owner``; how many it holds."""
-    return conn.execute("UPDATE claims SET expires = ? WHERE owner = ?", (time.time() + lease, owner)).rowcount
-
-
 @dataclass(frozen=True)
 class Config:
     id: int
@@ -482,10 +477,6 @@ class Store:
                 self.conn.execute("DELETE FROM claims WHERE config = ? AND seed = ? AND owner = ?",
                                   (config, result.seed, owner))
         return cur.rowcount == 1
-
-    def done_seeds(self, config: int, seeds: SeedSpec | None = None) -> set[int]:
-        return {r.seed for r in self.rows(config, seeds)} if seeds is not None else {
-            s for (s,) in self.conn.execute("SELECT seed FROM deals WHERE config = ?", (config,))}
 
     def rows(self, config: int, seeds: SeedSpec | None = None) -> list[Row]:
         """The stored deals of a configuration (within ``seeds`` if given), by seed."""

@@ -197,6 +197,7 @@ def tt_rehash(old, new, ctr, touched):
 
 INITIAL_MB = 24
 MIN_SLOTS = 64  # tests shrink tables this far to make eviction fire
+MAX_SLOTS = 1 << 40  # beyond any machine: a size is checked before it gets here (resources.check_tt_mb)
 
 
 class TranspositionTable:
@@ -204,8 +205,6 @@ class TranspositionTable:
     (``evict=False``: then a full table ends the search with "memory-limit")."""
 
     def __init__(self, megabytes: float, width: int, evict: bool = True):
-        if not 0 < megabytes < float("inf"):
-            raise ValueError("--tt-mb must be a positive number of megabytes")
         self.width = width
         self.megabytes = megabytes
         self.evict = evict
@@ -217,7 +216,7 @@ class TranspositionTable:
 
     def _slots_within(self, megabytes: float) -> int:
         slots = 1
-        while slots * 2 * 8 * self.width <= megabytes * 2**20:
+        while slots * 2 * 8 * self.width <= megabytes * 2**20 and slots < MAX_SLOTS:
             slots *= 2
         return slots
 
@@ -244,10 +243,6 @@ class TranspositionTable:
     @property
     def slots(self) -> int:
         return self.table.shape[0]
-
-    @property
-    def bytes_per_entry(self) -> int:
-        return 8 * self.width
 
     @property
     def count(self) -> int:

@@ -21,7 +21,8 @@ import pytest
 import solver
 from cli_helpers import one_line_error, patience, patience_here
 from solver import batch as batch_fn
-from solver.batch import Batch, default_tt_mb
+from solver.batch import Batch
+from solver.resources import default_tt_mb
 from solver.result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
 from solver.seeds import SeedSpec
 from solver.stats import win_rate
@@ -206,7 +207,7 @@ def test_a_line_that_fails_replay_stops_the_batch_loudly(tmp_path, monkeypatch):
 def test_default_tt_mb_fits_the_workers_in_memory(monkeypatch):
     import importlib
 
-    sb = importlib.import_module("solver.batch")  # the module (``solver.batch`` is the function)
+    sb = importlib.import_module("solver.resources")  # where the memory probe lives
 
     monkeypatch.setattr(sb, "physical_memory_mb", lambda: 24 * 1024)  # this machine: 12 GB for tables
     assert default_tt_mb(1) == default_tt_mb(2) == 2048 and default_tt_mb(3) == 2048 and default_tt_mb(4) == 1024 and default_tt_mb(16) == 256
@@ -225,13 +226,13 @@ def test_batch_counts_the_search_stack_of_beleaguered_castle(monkeypatch):
 
     from solver.games import get_game
 
-    sb = importlib.import_module("solver.batch")
+    sb = importlib.import_module("solver.resources")
     monkeypatch.setattr(sb, "physical_memory_mb", lambda: 24 * 1024)
     assert get_game("bc").workspace_mb > 1000
     ws = get_game("bc").workspace_mb  # two stacks: the main search's and its twin's
-    assert Batch("bc", "1-2", workers=3).limits.tt_mb == default_tt_mb(3, 2, ws) == 512
-    assert Batch("klondike", "1-2", workers=3).limits.tt_mb == 2048  # one table (no looser rules), small stack
-    assert Batch("klondike", "1-2", workers=3, draw=3).limits.tt_mb == 1024  # two tables: draw 3 has a relaxation
+    assert Batch("bc", "1-2", workers=3).tt_mb == default_tt_mb(3, 2, ws) == 512
+    assert Batch("klondike", "1-2", workers=3).tt_mb == 2048  # one table (no looser rules), small stack
+    assert Batch("klondike", "1-2", workers=3, draw=3).tt_mb == 1024  # two tables: draw 3 has a relaxation
 
 
 def test_concurrent_writers_through_the_store(tmp_path):

@@ -102,7 +102,7 @@ def test_unpruned_kernel_agrees_and_its_lines_replay():
     for label, position, expected in decided():
         for prune in (True, False):
             kernel = BCSearch(position, BCRules(), TT_MB, prune=prune)
-            out = drive(kernel, Limits(tt_mb=TT_MB))
+            out = drive(kernel, Limits())
             nodes[prune] += kernel.nodes
             if out.verdict != ("won" if expected else "lost"):
                 failures.append(_report(label, position, expected, out.verdict, f" (prune={prune})"))
@@ -129,7 +129,7 @@ def test_noisy_orders_and_restarts_alone_agree():
         makers.append(lambda: restarts(position, BCRules(), TT_MB, slot="noise-restarts", unit=8))
         for make in makers:
             s = make()
-            out = drive(s, Limits(tt_mb=TT_MB))
+            out = drive(s, Limits())
             if out.verdict != ("won" if expected else "lost"):
                 failures.append(_report(label, position, expected, out.verdict, f" ({type(s).__name__})"))
             elif out.verdict == "won":
@@ -203,7 +203,7 @@ def test_rebuilt_rows_give_the_same_search():
         outs = []
         for geometry in (Geometry(), TINY, Geometry(window=8, block=8, max_depth=100_000, move_cap=1 << 20)):
             kernel = BCSearch(position, BCRules(), TT_MB, geometry=geometry)
-            out = drive(kernel, Limits(tt_mb=TT_MB))
+            out = drive(kernel, Limits())
             outs.append((out.verdict, kernel.nodes, out.line))
         assert outs[0] == outs[1] == outs[2], f"{label}: {[(v, n, len(line)) for v, n, line in outs]}"
 
@@ -213,6 +213,6 @@ def test_a_full_stack_is_unknown_memory_limit():
 
     kernel = BCSearch(bc_deal(14, "solvitaire"), BCRules(), TT_MB,
                       geometry=Geometry(window=64, block=16, max_depth=500, move_cap=1 << 16))
-    out = drive(kernel, Limits(tt_mb=TT_MB))
+    out = drive(kernel, Limits())
     assert (out.verdict, out.reason) == ("unknown", "memory-limit")
     assert not kernel.grow()  # a full stack is final: no table growth helps

@@ -67,7 +67,7 @@ def test_losses_confirmed_by_reference_and_unpruned_kernel(key):
     p = bc_deal(seed, numbering)
     assert reference.solve_exhaustive(p, 300_000) is False
     kernel = BCSearch(p, BCRules(), TT_MB, prune=False)
-    assert drive(kernel, Limits(tt_mb=TT_MB)).verdict == "lost"
+    assert drive(kernel, Limits()).verdict == "lost"
 
 
 def test_node_limit_gives_unknown_never_lost():

@@ -16,17 +16,17 @@ import pytest
 
 import solver
 from cli_helpers import ROOT, patience_here
-from solver.games import get_game
+from solver.games import adapter_for, get_game
 from solver.games.beleaguered_castle import reference as bc_ref
 from solver.games.great_wheel import reference as gw_ref
 from solver.games.great_wheel.deals import endgame_deal
 from solver.games.klondike import reference as k_ref
 from solver.games.windmill import reference as wm_ref
-from solver.games.windmill.welford import reference as wf_ref
+from solver.games.windmill_welford import reference as wf_ref
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import restarts
-from solver.games.windmill.welford.deals import welford_deal
+from solver.games.windmill_welford.deals import welford_deal
 from solver.moves import Move
 from solver.replay import replay_moves
 from solver.result import LOST, UNKNOWN, WON, BestProgress, SolveResult
@@ -101,7 +101,7 @@ def test_the_card_count_comes_from_the_position(game, position, rules, cards):
     r = solver.solve(game, deal=position, tt_mb=TT, **rules)
     assert r.verdict == WON
     assert r.best_progress == (cards, cards)
-    g = get_game(game).adapter(get_game(game).make_rules(**rules))
+    g = adapter_for(game, get_game(game).make_rules(**rules))
     assert g.total_cards(position) == cards and g.foundation_cards(position) == home(game, position)
 
 
@@ -193,20 +193,20 @@ class Scripted:
         return Progress(self.cards, LazyLine(lambda path: [Move(path, "F1", None, 1)], self.name))
 
 
-NO_LIMITS = Limits(tt_mb=1)
+NO_LIMITS = Limits()
 
 
 def test_the_twins_progress_counts():
-    out = drive(Scripted(10**9, None, "main", 10), Limits(max_nodes=500_000, tt_mb=1),
+    out = drive(Scripted(10**9, None, "main", 10), Limits(max_nodes=500_000),
                 twin=Scripted(10**9, None, "twin", 20))
     assert out.verdict == UNKNOWN and out.best.cards == 20 and out.best.line()[0].src == "twin"
-    out = drive(Scripted(10**9, None, "main", 30), Limits(max_nodes=500_000, tt_mb=1),
+    out = drive(Scripted(10**9, None, "main", 30), Limits(max_nodes=500_000),
                 twin=Scripted(10**9, None, "twin", 20))
     assert out.best.cards == 30 and out.best.line()[0].src == "main"
 
 
 def test_a_relaxed_searchs_progress_never_counts():
-    out = drive(Scripted(10**9, None, "main", 10), Limits(max_nodes=500_000, tt_mb=1),
+    out = drive(Scripted(10**9, None, "main", 10), Limits(max_nodes=500_000),
                 relaxed=Scripted(10**9, None, "relaxed", 52))
     assert out.verdict == UNKNOWN and out.best.cards == 10 and out.best.line()[0].src == "main"
     out = drive(Scripted(300_000, LOST, "main", 10), NO_LIMITS, relaxed=Scripted(10**9, WON, "relaxed", 52))
@@ -234,7 +234,7 @@ def test_restarts_keep_the_best_phase():
         return made[-1]
 
     r = Restarts(make, lambda k: 10 * luby(k + 1))
-    out = drive(r, Limits(max_nodes=200, tt_mb=1))
+    out = drive(r, Limits(max_nodes=200))
     assert out.verdict == UNKNOWN and len(made) > 4
     assert out.best.cards == 30 and out.best.line()[0].src == "phase2"
     assert r.best_cards() == 30 and r.best_line()[0].src == "phase2"
@@ -246,7 +246,7 @@ def test_restarts_of_a_real_game_keep_an_abandoned_phases_line():
     rules = WindmillRules("pysolfc")
     position = windmill_deal(2)
     r = restarts(position, rules, TT, unit=3000)
-    out = drive(r, Limits(max_nodes=60_000, tt_mb=TT))
+    out = drive(r, Limits(max_nodes=60_000))
     assert out.verdict == UNKNOWN and r.phase >= 5 and r.kept is not None
     assert out.best.cards == r.best_cards() >= r.kept.cards
     final = replay("windmill", rules, position, out.best.line())

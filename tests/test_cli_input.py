@@ -12,7 +12,7 @@ import pytest
 from cli_helpers import one_line_error, patience, patience_here
 
 from solver import api
-from solver.games import get_game
+from solver.games import adapter_for, get_game
 from solver.games.klondike import dealfile as klondike_dealfile
 from solver.games.klondike.deals import klondike_deal
 from solver.store import Store
@@ -50,6 +50,23 @@ def test_bad_options_name_the_flag(args, words):
     for w in words:
         assert w in line, line
     assert "option worry_back" not in line and "has no option" not in line
+
+
+@pytest.mark.parametrize("size", ["0", "nan", "1e9"])
+def test_a_bad_table_size_is_one_line_from_every_command_and_the_library(size, tmp_path):
+    """One check of the table size (resources.check_tt_mb) serves every command and
+    the library; the line names the flag."""
+    from solver.batch import Batch
+
+    for args in (["solve", "klondike", "1"], ["hint", "klondike", "1"],
+                 ["batch", "klondike", "--seeds", "1-2", "--db", str(tmp_path / "r.sqlite")]):
+        line = one_line_error(patience_here(*args, "--tt-mb", size))
+        assert "--tt-mb" in line and ("more than 0" in line or "memory" in line), line
+    assert not (tmp_path / "r.sqlite").exists()  # refused before the batch opened its database
+    for call in (lambda: api.solve("klondike", 1, tt_mb=float(size)),
+                 lambda: Batch("klondike", "1-2", tt_mb=float(size))):
+        with pytest.raises(ValueError, match="--tt-mb"):
+            call()
 
 
 def test_largest_pysolfc_number_is_accepted():
@@ -95,7 +112,7 @@ def test_a_deal_file_plays_under_its_own_rules(tmp_path):
     f = tmp_path / "w.json"
     f.write_text(json.dumps(_deal_json("windmill", "5", "--rules", "welford")))
     g, rules, position = api.make_deal("windmill", deal=str(f))
-    assert rules.preset == "welford" and position == get_game("windmill").adapter(rules).deal(5, "pysolfc", rules)
+    assert rules.preset == "welford" and position == adapter_for("windmill", rules).deal(5, "pysolfc", rules)
     r = patience_here("solve", "windmill", "--deal", str(f), "--max-nodes", "10", "--json", *TT)
     assert json.loads(r.stdout)["rules"] == {"rules": "welford"}
 

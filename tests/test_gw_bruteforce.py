@@ -32,7 +32,7 @@ def small_deals(n: int) -> list:
 
 
 def kernel_verdict(position, rules, prune):
-    out = drive(GWSearch(position, rules, 8, prune=prune), Limits(max_nodes=2_000_000, tt_mb=8))
+    out = drive(GWSearch(position, rules, 8, prune=prune), Limits(max_nodes=2_000_000))
     if out.verdict == WON:
         R.verify_win(position, rules, out.line)
     return out.verdict

@@ -66,13 +66,13 @@ class EndlessMain:
 def beside_endless_main(position, rules, max_nodes: int = 3_000_000):
     twin = narrowed_twin(position, rules, 8)
     twin.join_after = 0
-    return drive(EndlessMain(), Limits(max_nodes=max_nodes, tt_mb=8), twin=twin)
+    return drive(EndlessMain(), Limits(max_nodes=max_nodes), twin=twin)
 
 
 def with_twin(position, rules, max_nodes: int):
     twin = narrowed_twin(position, rules, 8)
     twin.join_after = 0  # at once: small positions end before the usual join
-    return drive(GWSearch(position, rules, 8), Limits(max_nodes=max_nodes, tt_mb=8), twin=twin)
+    return drive(GWSearch(position, rules, 8), Limits(max_nodes=max_nodes), twin=twin)
 
 
 @pytest.mark.parametrize("preset,n", [("pgs", 150), ("pysolfc", 80)])
@@ -147,7 +147,7 @@ def test_narrowing_lists_only_the_waste_play_where_it_applies():
 
 def test_the_twin_fires_where_the_main_search_alone_does_not():
     position = reduced_deal(12, 8, 2, 4)
-    alone = drive(GWSearch(position, PGS, 8), Limits(max_nodes=200_000, tt_mb=8))
+    alone = drive(GWSearch(position, PGS, 8), Limits(max_nodes=200_000))
     assert alone.verdict == UNKNOWN
     out = with_twin(position, PGS, 200_000)
     assert out.verdict == WON

@@ -140,7 +140,7 @@ def test_kernel_verdict_equals_exhaustive_search():
 
 def _search(position, rules, prune):
     kernel = KlondikeSearch(position, rules, TT_MB, prune=prune)
-    out = drive(kernel, Limits(tt_mb=TT_MB))
+    out = drive(kernel, Limits())
     return out, kernel.nodes
 
 

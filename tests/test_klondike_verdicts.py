@@ -95,7 +95,7 @@ def test_lost_confirmed_without_kernel_pruning(key):
     assert KNOWN[key] == "lost"
     numbering, draw, seed = key
     kernel = KlondikeSearch(klondike_deal(seed, numbering, draw), KlondikeRules(draw=draw), TT_MB, prune=False)
-    out = drive(kernel, Limits(max_nodes=12_000_000, tt_mb=TT_MB))
+    out = drive(kernel, Limits(max_nodes=12_000_000))
     assert out.verdict == "lost", (out.verdict, out.reason, kernel.nodes)
 
 

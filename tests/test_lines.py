@@ -92,7 +92,7 @@ def _legal_moves(game, preset):
     import importlib
 
     if preset == "welford":
-        ref = importlib.import_module("solver.games.windmill.welford.reference")
+        ref = importlib.import_module("solver.games.windmill_welford.reference")
         return lambda p, rules: ref.legal_moves(p)
     if game == "beleaguered-castle":
         ref = importlib.import_module("solver.games.beleaguered_castle.reference")
@@ -113,7 +113,7 @@ def test_cutting_loops_from_random_walks_keeps_a_legal_line_to_the_same_place(ga
     import random as _random
 
     rules = solver.games.get_game(game).make_rules(**({"rules": preset} if preset else {}))
-    g = solver.games.get_game(game).adapter(rules)
+    g = solver.games.adapter_for(game, rules)
     legal = _legal_moves(game, preset)
     cut_some = 0
     for seed in range(1, 40):

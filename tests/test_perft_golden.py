@@ -34,7 +34,7 @@ def _engines(game: str, preset: str, seed: int):
     options = {} if preset == "-" else {"rules": preset}
     g, rules, position = api.make_deal(game, seed, **options)
     if game == "windmill" and preset == "welford":
-        ref, ker = (importlib.import_module(f"solver.games.windmill.welford.{m}") for m in ("reference", "searcher"))
+        ref, ker = (importlib.import_module(f"solver.games.windmill_welford.{m}") for m in ("reference", "searcher"))
         return (position, (lambda d: ref.perft(position, d)), (lambda d: ker.perft(position, d)),
                 lambda d: ref.perft_divide(position, d))
     pkg = game.replace("-", "_")

@@ -175,9 +175,9 @@ def test_welford_playouts_win_replay_and_play_legal_moves():
     """Welford's kernel playouts (the welford preset's twin phases): a win replays; every
     move of playouts paused at many points is among the reference engine's legal moves
     (a refill is several moves: each checked in turn); never LOST."""
-    from solver.games.windmill.welford import reference as W
-    from solver.games.windmill.welford.deals import welford_deal
-    from solver.games.windmill.welford.searcher import WelfordPlayouts
+    from solver.games.windmill_welford import reference as W
+    from solver.games.windmill_welford.deals import welford_deal
+    from solver.games.windmill_welford.searcher import WelfordPlayouts
 
     position = welford_deal(5)
     p = WelfordPlayouts(position, slot="tests")
@@ -206,9 +206,9 @@ def test_welford_twin_alternates_and_wins_a_deal_its_searches_leave_unknown():
     windmill-welford-pysolfc-cap60.jsonl); with the playout phases a solve wins it within
     300,000 nodes, and the twin without them does not."""
     from solver.api import solve
-    from solver.games.windmill.welford.deals import welford_deal
-    from solver.games.windmill.welford.searcher import WelfordPlayouts, WelfordSearch
-    from solver.games.windmill.welford.searcher import restarts as welford_restarts
+    from solver.games.windmill_welford.deals import welford_deal
+    from solver.games.windmill_welford.searcher import WelfordPlayouts, WelfordSearch
+    from solver.games.windmill_welford.searcher import restarts as welford_restarts
 
     twin = welford_restarts(welford_deal(115), 4)
     assert isinstance(twin.make_phase(1), WelfordPlayouts) and isinstance(twin.make_phase(2), WelfordSearch)

@@ -12,7 +12,7 @@ from cli_helpers import one_line_error, patience_here
 
 import solver
 from solver import api
-from solver.games import _registry, game_names, get_game
+from solver.games import _registry, adapter_for, game_names, get_game
 from solver.games.protocol import Game, Position, Rules, Search
 
 VARIANTS = [(name, preset) for name in game_names() for preset in (get_game(name).presets or (None,))]
@@ -34,8 +34,23 @@ def test_every_game_declares_the_protocol(name):
     assert all(p == p.lower() for p in g.presets) and "pysolfc" in g.numberings
 
 
+@pytest.mark.parametrize("key", sorted(set(_registry()) - set(game_names())))
+def test_every_preset_adapter_declares_the_protocol_and_plays_its_preset(key):
+    """An adapter of a preset with a folder of its own (Windmill's welford) is a game
+    adapter named after its game, found for that preset's rules and no other."""
+    from solver.games.variants import presets_of
+
+    g = get_game(key)
+    assert isinstance(g, Game) and g.name in game_names() and g.aliases == ()
+    assert g.presets and set(g.presets) <= set(presets_of(g.name))
+    for preset in presets_of(g.name):
+        rules = get_game(g.name).make_rules(rules=preset)
+        assert (adapter_for(g.name, rules) is g) == (preset in g.presets)
+    assert g.make_rules() == g.make_rules(rules=g.presets[0])
+
+
 def test_names_and_aliases_are_unique():
-    seen = [n for g in _registry().values() for n in (g.name, *g.aliases)]
+    seen = [*_registry(), *(a for name in game_names() for a in get_game(name).aliases)]
     assert len(seen) == len(set(seen))
 
 
@@ -45,7 +60,7 @@ def test_rules_and_deals_are_data(name, preset, tmp_path):
     rules = front.make_rules(**_options(preset))
     assert isinstance(rules, Rules)
     assert front.make_rules(**api.rule_options(rules)) == rules  # the options round-trip
-    g = front.adapter(rules)  # the adapter that plays these rules
+    g = adapter_for(name, rules)  # the adapter that plays these rules
     assert isinstance(g, Game) and g.name == name
     a, b = g.deal(7, "pysolfc", rules), g.deal(7, "pysolfc", rules)
     assert isinstance(a, Position) and a.key() == b.key() and a.validate() is None
@@ -59,7 +74,7 @@ def test_rules_and_deals_are_data(name, preset, tmp_path):
 @pytest.mark.parametrize("name, preset", VARIANTS)
 def test_a_won_line_replays_and_searches_keep_the_protocol(name, preset):
     options = _options(preset)
-    g = get_game(name).adapter(get_game(name).make_rules(**options))
+    g = adapter_for(name, get_game(name).make_rules(**options))
     r = solver.solve(name, WON_SEED[name], tt_mb=512, timeout=120, **options)
     assert r.won and r.verified
     _g, rules, position = api.make_deal(name, WON_SEED[name], **options)
@@ -100,7 +115,8 @@ def test_the_variant_table_and_the_adapters_agree():
     from solver.cli import solve as solve_command
     from solver.games.variants import ADAPTERS, OPTIONS, VARIANTS, option_help, options_of, presets_of
 
-    assert sorted({v.game for v in VARIANTS}) == sorted(ADAPTERS) == game_names()
+    assert sorted({v.game for v in VARIANTS}) == game_names()
+    assert sorted(ADAPTERS) == sorted([*game_names(), *(v.adapter for v in VARIANTS if v.adapter)])
     for name in game_names():
         g = get_game(name)
         assert g.presets == presets_of(name)
@@ -127,3 +143,31 @@ def test_games_lists_every_variant():
     assert "PySolFC game 30" in r.stdout and "PySolFC game 397" in r.stdout
     help_text = " ".join(patience_here("solve", "--help").stdout.split())
     assert all(name in help_text for name in game_names()) and "patience games" in help_text
+
+
+@pytest.mark.parametrize("key", sorted(_registry()))
+def test_every_proof_a_game_gives_has_its_words(key):
+    """Proof labels and their words are the adapters' data (generic code names none):
+    every label a game's searches can give has the words the verdict line prints."""
+    g = get_game(key)
+    assert set(g.search_proofs.values()) <= set(g.proofs)
+    if g.relaxation is not None:
+        assert "relaxed-rules" in g.proofs
+    if g.loss_proof is not None:
+        position = g.deal(1, "pysolfc", g.make_rules())
+        assert g.loss_proof(position, g.make_rules()).proof in g.proofs
+
+
+def test_the_verdict_line_prints_the_adapters_words(capsys):
+    from solver.cli import _print_result
+    from solver.result import SolveResult
+
+    for name, label in (("great-wheel", "low-cards-released"), ("windmill", "search+endgame"),
+                        ("klondike", "relaxed-rules")):
+        g = get_game(name)
+        result = SolveResult(game=name, rules={}, numbering="pysolfc", seed=1, verdict="lost", reason=None,
+                             nodes=1, seconds=0.0, proof=label)
+        _print_result(g, None, None, result, None, "pysolfc", False, False)
+        line = next(t for t in capsys.readouterr().out.splitlines() if t.startswith("verdict:"))
+        assert line == f"verdict: lost ({g.proofs[label]})"
+    assert get_game("windmill").search_proofs == {"endgame_lost": "search+endgame"}

@@ -68,7 +68,7 @@ def test_every_reference_engine_divides_its_perft(game, preset, seed, depth):
 
     _g, rules, p = api.make_deal(game, seed, rules=preset)
     if preset == "welford":
-        ref = importlib.import_module("solver.games.windmill.welford.reference")
+        ref = importlib.import_module("solver.games.windmill_welford.reference")
         split, total = ref.perft_divide(p, depth), ref.perft(p, depth)
     else:
         ref = importlib.import_module(f"solver.games.{game.replace('-', '_')}.reference")

@@ -43,7 +43,7 @@ class Scripted:
         return None  # keeps no best position
 
 
-NO_LIMITS = Limits(max_nodes=None, timeout=None, tt_mb=1)
+NO_LIMITS = Limits(max_nodes=None, timeout=None)
 
 
 def test_twin_win_is_a_win_with_the_twins_line():
@@ -72,7 +72,7 @@ def test_narrowed_twin_exhausted_proves_nothing_and_is_dropped():
     assert out.verdict == WON and out.line == main.line() and main.nodes == 400_000
     twin = narrowed(5_000, LOST)
     twin.join_after = 0
-    out = drive(Scripted(10**9, WON, "main"), Limits(max_nodes=500_000, timeout=None, tt_mb=1), twin=twin)
+    out = drive(Scripted(10**9, WON, "main"), Limits(max_nodes=500_000, timeout=None), twin=twin)
     assert twin.nodes == 5_000 and out.verdict == UNKNOWN and out.reason == NODE_LIMIT and out.proof is None
 
 
@@ -107,7 +107,7 @@ def test_easy_deals_never_start_the_twin():
 
 def test_node_limit_counts_both_searches():
     main, twin = Scripted(10**9, WON, "main"), Scripted(10**9, WON, "twin")
-    out = drive(main, Limits(max_nodes=1_000_000, timeout=None, tt_mb=1), twin=twin)
+    out = drive(main, Limits(max_nodes=1_000_000, timeout=None), twin=twin)
     assert (out.verdict, out.reason) == (UNKNOWN, NODE_LIMIT)
     assert out.nodes == main.nodes + twin.nodes == 1_000_000 and twin.nodes > 0
 
@@ -115,7 +115,7 @@ def test_node_limit_counts_both_searches():
 def test_relaxed_and_twin_together_share_the_second_half():
     """Both join; the main search keeps every other slice and the two share the rest."""
     main, relaxed, twin = Scripted(10**9, WON, "main"), Scripted(10**9, LOST, "r"), Scripted(10**9, WON, "t")
-    out = drive(main, Limits(max_nodes=40_000_000, timeout=None, tt_mb=1), relaxed=relaxed, twin=twin)
+    out = drive(main, Limits(max_nodes=40_000_000, timeout=None), relaxed=relaxed, twin=twin)
     assert (out.verdict, out.reason) == (UNKNOWN, NODE_LIMIT)
     assert out.nodes == main.nodes + relaxed.nodes + twin.nodes == 40_000_000
     assert abs(relaxed.nodes - twin.nodes) <= 1 << 19
@@ -143,7 +143,7 @@ def test_a_relaxed_win_is_dropped_and_the_twin_goes_on():
 
 def test_a_narrowed_twin_beside_a_relaxed_search_never_proves_a_loss():
     main, relaxed, twin = Scripted(10**9, WON, "main"), Scripted(10**9, WON, "r"), narrowed(5_000, LOST)
-    out = drive(main, Limits(max_nodes=3_000_000, timeout=None, tt_mb=1), relaxed=relaxed, twin=twin)
+    out = drive(main, Limits(max_nodes=3_000_000, timeout=None), relaxed=relaxed, twin=twin)
     assert twin.nodes == 5_000 and (out.verdict, out.reason, out.proof) == (UNKNOWN, NODE_LIMIT, None)
 
 
@@ -201,7 +201,7 @@ def test_restarts_prove_a_loss_only_when_a_phase_is_exhausted():
 
 def test_restarts_under_a_node_limit_end_unknown():
     r, made = _restarts(lambda k: (10**6, LOST))
-    out = drive(r, Limits(max_nodes=1000, timeout=None, tt_mb=1))
+    out = drive(r, Limits(max_nodes=1000, timeout=None))
     assert out.verdict == UNKNOWN and out.reason == NODE_LIMIT and out.nodes == 1000
 
 
@@ -309,7 +309,7 @@ def test_restarts_refuse_budgets_that_cannot_make_progress():
 def test_node_limit_is_exact_when_the_twin_joins():
     main, twin = Scripted(10**9, WON, "main"), Phase(10**9, WON, 0)
     twin.join_after = 0
-    out = drive(main, Limits(max_nodes=1, timeout=None, tt_mb=1), twin=twin)
+    out = drive(main, Limits(max_nodes=1, timeout=None), twin=twin)
     assert out.verdict == UNKNOWN and out.nodes == 1
 
 
@@ -329,6 +329,6 @@ def test_time_limit_is_kept_to_within_a_small_slice(monkeypatch):
             return got
 
     k = Timed(10**9, LOST, "main")
-    out = drive(k, Limits(max_nodes=None, timeout=2.0, tt_mb=1))
+    out = drive(k, Limits(max_nodes=None, timeout=2.0))
     assert out.verdict == UNKNOWN and out.reason == "time-limit"
     assert 2.0 <= out.seconds <= 2.0 + search.MIN_SLICE / 1e6 * 2, out.seconds

@@ -334,12 +334,12 @@ def test_the_readme_solvitaire_draw_3_example_is_decided(monkeypatch):
 
 
 def test_a_stock_of_one_card_is_one_card_on_every_board():
-    from solver.games import get_game
+    from solver.games import adapter_for, get_game
 
     for name, args in (("klondike", {}), ("great-wheel", {}), ("windmill", {}), ("windmill", {"rules": "welford"})):
         front = get_game(name)
         rules = front.make_rules(**args)
-        g = front.adapter(rules)
+        g = adapter_for(name, rules)
         p = g.deal(5, "pysolfc", rules)
         p.stock = p.stock[-1:]  # the board only: no rule is consulted
         text = g.render(p)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import solver
-from solver.games import get_game
+from solver.games import adapter_for, get_game
 from solver.search import Limits, drive
 from solver.tt import DROPPED, TranspositionTable, tt_insert
 
@@ -70,11 +70,11 @@ def _check(cases, game, mb, min_dropped, unpruned=None, unknown_share=0.0):
         outcomes.append(("", r.verdict, r.reason, r.won and not r.verified))
         if unpruned is not None:
             s = unpruned(position, options, mb)
-            out = drive(s, Limits(max_nodes=300_000, tt_mb=mb))
+            out = drive(s, Limits(max_nodes=300_000))
             fired |= s.counters()["tt_dropped"] > 0
             if out.verdict == "won":
                 g = get_game(game)
-                g.adapter(g.make_rules(**options)).verify(position, g.make_rules(**options), out.line)
+                adapter_for(game, g.make_rules(**options)).verify(position, g.make_rules(**options), out.line)
             outcomes.append((" unpruned", out.verdict, out.reason, False))
         for name, verdict, reason, unverified in outcomes:
             runs += 1

@@ -30,7 +30,7 @@ def _kernel(position, rules, prune, order=0, noise=0, unit=None):
         s = WindmillSearch(position, rules, 4, prune=prune, order=order, noise=noise)
     else:
         s = restarts(position, rules, 4, prune=prune, unit=unit)
-    out = drive(s, Limits(max_nodes=5_000_000, tt_mb=4))
+    out = drive(s, Limits(max_nodes=5_000_000))
     if out.verdict == "won":
         ref.verify_win(position, rules, out.line)
     return out.verdict

@@ -97,16 +97,21 @@ def test_cli_unknown_preset_and_deal_file(tmp_path):
 
 
 def test_welford_is_served_by_its_own_adapter():
-    from solver.games.windmill.welford.game import WelfordGame
+    from solver.games import adapter_for, get_game
+    from solver.games.windmill_welford.game import WindmillWelford
 
     rules = Windmill.make_rules(rules="welford")
-    g = Windmill.adapter(rules)
-    assert g is WelfordGame and g.name == "windmill"
+    g = adapter_for("windmill", rules)
+    assert g is WindmillWelford and g.name == "windmill"
     p = g.deal(1, "pysolfc", rules)
     assert p.preset == "welford"
     assert isinstance(g.deal_to_json(p), dict) and g.render(p)
-    assert Windmill.adapter(Windmill.make_rules()) is Windmill and Windmill.adapter(Windmill.make_rules(rules="strict")) is Windmill
+    assert adapter_for("windmill", Windmill.make_rules()) is Windmill
+    assert adapter_for("windmill", Windmill.make_rules(rules="strict")) is Windmill
     assert "centre" in Windmill.render(windmill_deal(1))
-    assert api.make_deal("windmill", 1, rules="welford")[0] is WelfordGame
-    assert WelfordGame.adapter(Windmill.make_rules()) is Windmill  # the other presets go back
-
+    assert api.make_deal("windmill", 1, rules="welford")[0] is WindmillWelford
+    # its registry key names it too, and it plays no other preset
+    assert get_game("windmill-welford") is WindmillWelford and WindmillWelford.make_rules() == rules
+    assert api.make_deal("windmill-welford", 1)[1:] == api.make_deal("windmill", 1, rules="welford")[1:]
+    with pytest.raises(ValueError, match="windmill --rules strict"):
+        WindmillWelford.make_rules(rules="strict")

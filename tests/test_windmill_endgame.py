@@ -113,7 +113,7 @@ def test_kernel_with_the_endgame_test_everywhere_matches_the_reference(preset):
         for order in (0, 1):
             s = WindmillSearch(position, rules, 4, order=order, endgame=104)
             before = s.counters()["endgame_lost"]
-            out = drive(s, Limits(max_nodes=2_000_000, tt_mb=4))
+            out = drive(s, Limits(max_nodes=2_000_000))
             fired += s.counters()["endgame_lost"] - before
             assert out.verdict == ("won" if won else "lost"), position
             if won:
@@ -125,13 +125,13 @@ def test_kernel_with_the_endgame_test_everywhere_matches_the_reference(preset):
 def test_the_test_fires_on_full_deals_and_is_counted(preset):
     on = WindmillSearch(windmill_deal(2), WindmillRules(preset), 64, endgame=8)
     c0 = on.counters()
-    drive(on, Limits(max_nodes=200_000, tt_mb=64))
+    drive(on, Limits(max_nodes=200_000))
     c1 = on.counters()
     tries = c1["endgame_tries"] - c0["endgame_tries"]
     assert tries > 0 and 0 < c1["endgame_lost"] - c0["endgame_lost"] <= tries
     off = WindmillSearch(windmill_deal(2), WindmillRules(preset), 64, endgame=-1)
     c0 = off.counters()
-    drive(off, Limits(max_nodes=100_000, tt_mb=64))
+    drive(off, Limits(max_nodes=100_000))
     assert off.counters() == c0  # switched off, never tried
 
 
@@ -148,5 +148,5 @@ def test_solve_reports_the_counters_and_names_the_proof():
 def test_restarts_pass_the_endgame_setting_on():
     tw = restarts(windmill_deal(2), WindmillRules(), 8, endgame=-1, unit=64)
     c0 = tw.counters()
-    drive(tw, Limits(max_nodes=20_000, tt_mb=8))
+    drive(tw, Limits(max_nodes=20_000))
     assert tw.counters() == c0

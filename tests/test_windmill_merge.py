@@ -70,7 +70,7 @@ def test_swapping_the_waste_top_with_a_cell_keeps_the_value_once_the_stock_is_em
         checked += 1
         lost += not a
         for x in (p, q):
-            out = drive(S.WindmillSearch(x, rules, 4), Limits(max_nodes=2_000_000, tt_mb=4))
+            out = drive(S.WindmillSearch(x, rules, 4), Limits(max_nodes=2_000_000))
             assert out.verdict == ("won" if a else "lost")
             if a:
                 ref.verify_win(x, rules, out.line)

@@ -58,7 +58,7 @@ def test_narrowed_exhaustion_is_no_loss():
 def test_the_narrowed_phase_fires_on_a_full_deal():
     rules = WindmillRules()
     position = windmill_deal(246)
-    alone = drive(WindmillSearch(position, rules, 256), Limits(max_nodes=1_500_000, tt_mb=256))
+    alone = drive(WindmillSearch(position, rules, 256), Limits(max_nodes=1_500_000))
     assert alone.verdict == UNKNOWN
     search = WindmillSearch(position, rules, 256, slot="tests", narrow=1)
     assert run_alone(search, 1_500_000) == WON

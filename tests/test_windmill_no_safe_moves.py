@@ -48,7 +48,7 @@ def test_playing_a_king_home_can_lose_a_won_position(stock, waste, king_pile_emp
     child = ref.apply_move(parent, RULES, play)
     assert ref.solve_exhaustive(parent, RULES, 3_000_000) is True
     assert ref.solve_exhaustive(child, RULES, 3_000_000) is False
-    out = drive(WindmillSearch(parent, RULES, 16), Limits(max_nodes=2_000_000, tt_mb=16))
+    out = drive(WindmillSearch(parent, RULES, 16), Limits(max_nodes=2_000_000))
     assert out.verdict == "won"
     ref.verify_win(parent, RULES, out.line)
-    assert drive(WindmillSearch(child, RULES, 16), Limits(max_nodes=2_000_000, tt_mb=16)).verdict == "lost"
+    assert drive(WindmillSearch(child, RULES, 16), Limits(max_nodes=2_000_000)).verdict == "lost"

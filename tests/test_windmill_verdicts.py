@@ -51,8 +51,8 @@ def test_pysolfc_lines_use_pysolfc_only_moves_somewhere():
 def test_node_limit_gives_unknown_and_resuming_is_deterministic():
     p = windmill_deal(2)
     rules = WindmillRules("pysolfc")
-    a = drive(WindmillSearch(p, rules, 64), Limits(max_nodes=200_000, tt_mb=64), twin=restarts(p, rules, 64))
-    b = drive(WindmillSearch(p, rules, 64), Limits(max_nodes=200_000, tt_mb=64), twin=restarts(p, rules, 64))
+    a = drive(WindmillSearch(p, rules, 64), Limits(max_nodes=200_000), twin=restarts(p, rules, 64))
+    b = drive(WindmillSearch(p, rules, 64), Limits(max_nodes=200_000), twin=restarts(p, rules, 64))
     assert a.verdict == b.verdict == "unknown" and a.nodes == b.nodes
 
 
@@ -69,9 +69,9 @@ def test_tampered_line_is_rejected():
 
 @pytest.mark.parametrize("preset", ["pysolfc", "strict", "welford"])
 def test_main_search_and_twin_never_share_a_table_or_workspace(preset):
-    from solver.games import get_game
+    from solver.games import adapter_for, get_game
     rules = get_game("windmill").make_rules(rules=preset)
-    g = get_game("windmill").adapter(rules)
+    g = adapter_for("windmill", rules)
     p = g.deal(2, "pysolfc", rules)
     main, twin = g.searcher(p, rules, 8), g.twin(p, rules, 8)
     main.start()
@@ -89,5 +89,5 @@ def test_a_deal_only_the_restarts_win():
     assert r.verdict == "won" and r.verified
     p, rules = windmill_deal(20), WindmillRules()
     for order in (0, 1):
-        alone = drive(WindmillSearch(p, rules, 64, order=order), Limits(max_nodes=2_500_000, tt_mb=64))
+        alone = drive(WindmillSearch(p, rules, 64, order=order), Limits(max_nodes=2_500_000))
         assert alone.verdict == "unknown"

@@ -19,9 +19,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from solver.games.windmill.welford import reference as R
-from solver.games.windmill.welford import searcher as S
-from solver.games.windmill.welford.deals import welford_deal
+from solver.games.windmill_welford import reference as R
+from solver.games.windmill_welford import searcher as S
+from solver.games.windmill_welford.deals import welford_deal
 
 CONFIGS = [(2, 1), (2, 2), (3, 1), (3, 2), (3, 3), (4, 2), (4, 3), (5, 2)]
 PER_CONFIG = 50

@@ -14,10 +14,10 @@ import pytest
 import solver
 from solver.cards import Card
 from solver.dealfile import DealFileError
-from solver.games.windmill.welford import reference as R
-from solver.games.windmill.welford.game import WelfordGame
-from solver.games.windmill.welford.dealfile import dump_deal, load_deal, position_from_json, position_to_json
-from solver.games.windmill.welford.deals import welford_deal, welford_packs
+from solver.games.windmill_welford import reference as R
+from solver.games.windmill_welford.game import WindmillWelford
+from solver.games.windmill_welford.dealfile import dump_deal, load_deal, position_from_json, position_to_json
+from solver.games.windmill_welford.deals import welford_deal, welford_packs
 from solver.numbering import pysolfc_deck
 from solver.replay import ReplayError
 
@@ -180,7 +180,7 @@ def test_unreadable_files(tmp_path):
 
 
 def test_adapter_solves_and_verifies(tmp_path):
-    g = WelfordGame
+    g = WindmillWelford
     p = g.deal(5, "pysolfc", None)
     assert p.preset == "welford" and p == welford_deal(5)
     search = g.searcher(p, None, 16)
@@ -202,6 +202,20 @@ def test_adapter_solves_and_verifies(tmp_path):
     path = tmp_path / "d.json"
     dump_deal(p, path)
     assert g.load_deal(path, None) == p
+
+
+def test_every_spelling_keeps_the_stored_configuration_key():
+    """Databases written before Welford had a folder of its own still match: a batch
+    of the preset, however named, has the configuration key it always had."""
+    from solver.batch import Batch
+    from solver.store import config_key
+
+    want = config_key("windmill", {"rules": "welford"}, "pysolfc", 1000, None)
+    for game, options in (("windmill", {"rules": "welford"}), ("propeller", {"rules": "Welford"}),
+                          ("windmill-welford", {})):
+        b = Batch(game, "1-2", max_nodes=1000, workers=1, **options)
+        assert (b.game, b.rules, b.key) == ("windmill", {"rules": "welford"}, want)
+        assert b.task_args(1)[-1] == {"rules": "welford"}  # the workers solve the welford preset
 
 
 def test_api_solve_windmill_welford():
@@ -230,13 +244,13 @@ def test_cli_solve_windmill_welford(tmp_path):
 
 def test_drive_limits_give_unknown():
     from solver.search import Limits, drive
-    from solver.games.windmill.welford.searcher import WelfordSearch
+    from solver.games.windmill_welford.searcher import WelfordSearch
 
     hard = welford_deal(1)  # not decided within these limits
-    out = drive(WelfordSearch(hard, 16), Limits(max_nodes=50_000, tt_mb=16))
+    out = drive(WelfordSearch(hard, 16), Limits(max_nodes=50_000))
     assert (out.verdict, out.reason, out.nodes) == ("unknown", "node-limit", 50_000)
     small = WelfordSearch(hard, 0.05)  # a full table evicts (tt.py): the search goes on
-    out = drive(small, Limits(max_nodes=300_000, tt_mb=0.05))
+    out = drive(small, Limits(max_nodes=300_000))
     assert (out.verdict, out.reason) == ("unknown", "node-limit") and small.counters()["tt_dropped"] > 0
     s = WelfordSearch(hard, 16)
     s.start()

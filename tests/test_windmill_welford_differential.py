@@ -17,11 +17,11 @@ import random
 
 import numpy as np
 
-from solver.games.windmill.welford import kernel as K
-from solver.games.windmill.welford import reference as R
-from solver.games.windmill.welford import searcher as S
-from solver.games.windmill.welford.codec import encode, rules_array
-from solver.games.windmill.welford.deals import welford_deal
+from solver.games.windmill_welford import kernel as K
+from solver.games.windmill_welford import reference as R
+from solver.games.windmill_welford import searcher as S
+from solver.games.windmill_welford.codec import encode, rules_array
+from solver.games.windmill_welford.deals import welford_deal
 
 CONFIGS = [(13, 4), (13, 4), (4, 2), (3, 1), (5, 3), (6, 4), (4, 4)]
 

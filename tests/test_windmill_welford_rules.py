@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from solver.cards import Card
-from solver.games.windmill.welford import reference as R
-from solver.games.windmill.welford import searcher as S
-from solver.games.windmill.welford.deals import position_with
+from solver.games.windmill_welford import reference as R
+from solver.games.windmill_welford import searcher as S
+from solver.games.windmill_welford.deals import position_with
 from solver.moves import Move
 from solver.replay import IllegalMove, ReplayError
 

@@ -19,26 +19,41 @@ class computed:
 
 
 def _registry() -> dict:
-    """Canonical name -> adapter class, for every game of variants.ADAPTERS."""
+    """Registry key -> adapter class, for every adapter of variants.ADAPTERS."""
     import importlib
 
     from .variants import ADAPTERS
 
     out = {}
-    for name, where in ADAPTERS.items():
+    for key, where in ADAPTERS.items():
         module, cls = where.split(":")
-        out[name] = getattr(importlib.import_module(module), cls)
+        out[key] = getattr(importlib.import_module(module), cls)
     return out
 
 
 def game_names() -> list[str]:
-    return sorted(_registry())
+    """The games: the names results, deal files and the database record."""
+    from .variants import VARIANTS
+
+    return sorted({v.game for v in VARIANTS})
 
 
 def get_game(name: str):
+    """A game's adapter (the one of its default rules) by name or alias, or an adapter
+    by its registry key (``windmill-welford``: Windmill's welford preset)."""
     games = _registry()
     key = name.strip().lower().replace("_", "-")
-    for game in games.values():
-        if key == game.name or key in game.aliases:
-            return game
-    raise UnknownGame(f"unknown game {name!r}; choose from {', '.join(sorted(games))}")
+    if key in games:
+        return games[key]
+    for game in game_names():
+        if key in games[game].aliases:
+            return games[game]
+    raise UnknownGame(f"unknown game {name!r}; choose from {', '.join(game_names())}")
+
+
+def adapter_for(game: str, rules) -> type:
+    """The adapter that plays ``rules`` of ``game``: the one the preset's row of
+    variants.VARIANTS names (a preset with a folder of its own), else the game's own."""
+    from .variants import adapter_key
+
+    return _registry()[adapter_key(game, rules.to_json().get("rules"))]

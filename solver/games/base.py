@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any, Iterator
 
 from ..moves import Move
+from ..numbering import PYSOLFC
 
 
 class GameAdapter:
@@ -29,12 +30,15 @@ class GameAdapter:
     name: str
     aliases: tuple[str, ...] = ()
     presets: tuple[str, ...] = ()
-    numberings: tuple[str, ...] = ("pysolfc",)
+    numberings: tuple[str, ...] = (PYSOLFC,)
     piles_doc: str = ""
     workspace_mb: float = 0  # the search stacks' worst case beyond the tables (batch sizing)
     twin = None  # no second search in another move order
     relaxation = None  # no looser rule set
     loss_proof = None  # no relaxed game of its own
+    # how a lost verdict was proved beyond an exhausted search: label -> the verdict line's words
+    proofs: dict[str, str] = {"relaxed-rules": "proved under looser rules that allow every line of these: no line wins"}
+    search_proofs: dict[str, str] = {}  # a reduction counter -> the label of an exhausted search in which it fired
     reference: ModuleType
     reference_takes_rules = True
     dealfile: ModuleType
@@ -68,12 +72,6 @@ class GameAdapter:
     def searcher(cls, position: Any, rules: Any, tt_mb: float, slot: str = "main") -> Any:
         """The main search of a position (a KernelSearch)."""
         return cls.search_class()(position, rules, tt_mb, slot=slot)
-
-    @classmethod
-    def adapter(cls, rules: Any) -> type["GameAdapter"]:
-        """The adapter that plays ``rules``: this one, unless a preset has its own
-        implementation (Windmill's welford)."""
-        return cls
 
     @classmethod
     def _ref_args(cls, rules: Any) -> tuple:

@@ -64,10 +64,11 @@ class Game(Protocol):
     """A game adapter: names, rules as data, deals, the reference engine's judgement,
     pictures, and the kernel searches.
 
+    - ``name``: the game it plays, as results, deal files and the database record it.
     - ``presets``: named rule sets (``--rules NAME``), the default first; () if none.
+      A preset with a game folder of its own (Windmill's welford) is played by that
+      folder's adapter: ``games.adapter_for(name, rules)`` finds it in variants.VARIANTS.
     - ``workspace_mb``: the search stacks' worst-case memory, for batch sizing (0: small).
-    - ``adapter(rules)``: which adapter plays a rule set (Windmill's welford preset is
-      a sub-package of its own); every other member is read from that adapter.
     - ``twin`` / ``relaxation``: the optional second search ``search.drive`` runs beside
       the main one (searches in other move orders, or narrowed ones whose wins count and
       whose exhaustion proves nothing; the rules loosened so that its exhaustion proves a
@@ -86,13 +87,10 @@ class Game(Protocol):
     twin: Callable[[Any, Any, float], Search] | None
     relaxation: Callable[[Any], Any] | None
     loss_proof: Callable[[Any, Any], Search] | None
+    proofs: dict[str, str]  # a lost verdict's proof label -> the words the verdict line gives it
+    search_proofs: dict[str, str]  # a reduction counter -> the proof label of an exhausted search it fired in
 
     def make_rules(self, **options: Any) -> Rules: ...
-
-    def adapter(self, rules: Any) -> "Game":
-        """The adapter that plays ``rules`` (itself, unless a preset has its own
-        implementation); ``api.make_deal`` returns it."""
-        ...
 
     def deal(self, seed: int, numbering: str, rules: Any) -> Position: ...
 

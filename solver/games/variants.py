@@ -33,20 +33,25 @@ class Variant:
     """A game under one rule preset (``preset`` None: the game has no presets).  The
     first row of a game is its default.  ``pysolfc_game``: the PySolFC game number that
     plays these rules (deal numbers are shared), None if PySolFC has none;
-    ``options``: the rule options the preset sets."""
+    ``options``: the rule options the preset sets; ``adapter``: the registry key of the
+    adapter that plays the preset when it is not the game's own (a preset with a game
+    folder of its own)."""
 
     game: str
     preset: str | None
     summary: str
     pysolfc_game: int | None = None
     options: dict = field(default_factory=dict)
+    adapter: str | None = None
 
 
-# game -> its adapter class ("module:Class"), imported by the registry on first use
+# registry key -> adapter class ("module:Class"), imported by the registry on first use:
+# each game under its own name, and each preset that has a folder of its own
 ADAPTERS = {
     "klondike": "solver.games.klondike.game:Klondike",
     "beleaguered-castle": "solver.games.beleaguered_castle.game:BeleagueredCastle",
     "windmill": "solver.games.windmill.game:Windmill",
+    "windmill-welford": "solver.games.windmill_welford.game:WindmillWelford",
     "great-wheel": "solver.games.great_wheel.game:GreatWheel",
 }
 
@@ -58,7 +63,8 @@ VARIANTS = (
     Variant("beleaguered-castle", None, "Aces out, build down regardless of suit, no stock", 34),
     Variant("windmill", "pysolfc", "PySolFC's Windmill: foundation cards move between piles", 30),
     Variant("windmill", "strict", "only king pile to centre transfers, never two in a row", None),
-    Variant("windmill", "welford", "John Welford's rules: packs dealt in turn, one redeal", None),
+    Variant("windmill", "welford", "John Welford's rules: packs dealt in turn, one redeal", None,
+            adapter="windmill-welford"),
     Variant("great-wheel", "pgs", "Pretty Good Solitaire's rules: foundation cards stay", None),
     Variant("great-wheel", "pysolfc", "PySolFC's Great Wheel: foundation tops return to the rows", 397),
 )
@@ -74,6 +80,34 @@ OPTIONS = (
     Option("rules", "--rules", str, None, "rule preset", tuple(dict.fromkeys(v.game for v in VARIANTS if v.preset)),
            "NAME"),
 )
+
+def adapter_key(game: str, preset: str | None) -> str:
+    """The registry key of the adapter that plays ``preset`` of ``game`` (the game's own
+    unless the preset's row names another)."""
+    return next((v.adapter for v in VARIANTS if v.game == game and v.preset == preset and v.adapter), game)
+
+
+def from_pysolfc_id(game: str, options: dict) -> tuple[str, dict]:
+    """GAME given as a PySolFC game id (``patience games`` lists them; not a deal
+    number, which PySolFC also calls a game number): our game and the preset that
+    plays PySolFC's rules, as if given with --rules (rule options beside it refine it;
+    another --rules is refused with ValueError).  Any other GAME is unchanged."""
+    text = game.strip()
+    if not text.isdigit():
+        return game, options
+    number = int(text)
+    v = next((v for v in VARIANTS if v.pysolfc_game == number), None)
+    if v is None:
+        ours = ", ".join(f"{v.pysolfc_game} ({v.game}{' --rules ' + v.preset if v.preset else ''})"
+                         for v in VARIANTS if v.pysolfc_game)
+        raise ValueError(f"PySolFC game id {number} is not a game this solver plays; those are {ours}")
+    if v.preset is None:
+        return v.game, options
+    if options.get("rules", v.preset) != v.preset:
+        raise ValueError(f"PySolFC game id {number} is {v.game} --rules {v.preset}; "
+                         f"it cannot go with --rules {options['rules']}")
+    return v.game, {**options, "rules": v.preset}
+
 
 def presets_of(game: str) -> tuple[str, ...]:
     """A game's presets, the default first (() for a game without presets)."""

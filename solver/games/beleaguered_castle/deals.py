@@ -19,19 +19,19 @@ t = 0, 1, ... of the deal is taken from the back of the vector and goes to pile 
 from __future__ import annotations
 
 from ...cards import Card
-from ...numbering import pysolfc_shuffled_cards, solvitaire_shuffled_cards
+from ...numbering import PYSOLFC, SOLVITAIRE, pysolfc_shuffled_cards, solvitaire_shuffled_cards
 from .position import PILES, BCPosition
 
-NUMBERINGS = ("pysolfc", "solvitaire")
+NUMBERINGS = (PYSOLFC, SOLVITAIRE)
 ROUNDS = 6
 
 
-def bc_deal(seed: int, numbering: str = "pysolfc") -> BCPosition:
+def bc_deal(seed: int, numbering: str = PYSOLFC) -> BCPosition:
     """The Beleaguered Castle deal that ``numbering`` ("pysolfc" or "solvitaire") calls ``seed``.
 
     ``seed`` is a PySolFC game number (1 and up) or a Solvitaire seed (0 and up).
     """
-    if numbering == "pysolfc":
+    if numbering == PYSOLFC:
         cards = pysolfc_shuffled_cards(seed)  # cards[-1] is dealt first
     elif numbering == "solvitaire":
         cards = solvitaire_shuffled_cards(seed)  # dealt from the end too

@@ -6,7 +6,7 @@ jit.py).
 Working state: int8 rows, copy-make (a child is a copy of its parent with one move
 applied, so there is no undo code to get wrong).  A DFS here goes very deep: the table
 makes almost every child new, so the current path holds most of the positions stored
-(seen: 2 M levels after 5 M nodes).  So rows are kept only for the last ``W`` levels,
+(docs/measurements.md).  So rows are kept only for the last ``W`` levels,
 in a ring (level d in row d mod W), plus a checkpoint row every ``B`` levels; going back
 below the ring, the rows of that block are rebuilt from its checkpoint by replaying the
 path's moves (with the same safe plays).  A level then costs 2 bytes per untried move

@@ -19,10 +19,10 @@ from __future__ import annotations
 import random
 
 from ...cards import Card
-from ...numbering import pysolfc_shuffled_cards
+from ...numbering import PYSOLFC, pysolfc_shuffled_cards
 from .position import FILL, FULL_RANKS, PILES, GWPosition, deck
 
-NUMBERINGS = ("pysolfc",)
+NUMBERINGS = (PYSOLFC,)
 
 
 def deal_from(cards: list[Card], npiles: int = PILES, fill: int = FILL, ranks: int = FULL_RANKS) -> GWPosition:
@@ -38,9 +38,9 @@ def deal_from(cards: list[Card], npiles: int = PILES, fill: int = FILL, ranks: i
     return GWPosition(piles, talon, waste, ranks=ranks, fill=fill)
 
 
-def gw_deal(seed: int, numbering: str = "pysolfc") -> GWPosition:
+def gw_deal(seed: int, numbering: str = PYSOLFC) -> GWPosition:
     """The Great Wheel deal that PySolFC calls game number ``seed`` (1 and up)."""
-    if numbering != "pysolfc":
+    if numbering != PYSOLFC:
         raise ValueError(f"unknown deal numbering {numbering!r}; expected one of {', '.join(NUMBERINGS)}")
     position = deal_from(pysolfc_shuffled_cards(seed, decks=2, ranks=FULL_RANKS))
     position.validate()

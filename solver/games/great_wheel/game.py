@@ -27,6 +27,9 @@ class GreatWheel(GameAdapter):
     reference = reference
     dealfile, board = dealfile, board
     search = "solver.games.great_wheel.searcher:GWSearch"
+    proofs = {**GameAdapter.proofs,
+              LowCardsReleased.proof: ("proved in a looser game whose Aces, Twos and Threes never block the waste "
+                                       "or a pile, which allows every line of this one: no line wins")}
 
     @staticmethod
     def make_rules(rules: str | None = None, **extra: Any) -> GWRules:

@@ -16,14 +16,14 @@ to the waste, so ``draw`` does not change a Solvitaire deal.
 
 from __future__ import annotations
 
-from ...numbering import pysolfc_shuffled_cards, solvitaire_shuffled_cards
+from ...numbering import PYSOLFC, SOLVITAIRE, pysolfc_shuffled_cards, solvitaire_shuffled_cards
 from .position import KlondikePosition
 
-NUMBERINGS = ("pysolfc", "solvitaire")
+NUMBERINGS = (PYSOLFC, SOLVITAIRE)
 PILES = 7
 
 
-def klondike_deal(seed: int, numbering: str = "pysolfc", draw: int = 1) -> KlondikePosition:
+def klondike_deal(seed: int, numbering: str = PYSOLFC, draw: int = 1) -> KlondikePosition:
     """The Klondike deal that ``numbering`` ("pysolfc" or "solvitaire") calls ``seed``.
 
     ``seed`` is a PySolFC game number (1 and up) or a Solvitaire seed (0 and up);
@@ -31,7 +31,7 @@ def klondike_deal(seed: int, numbering: str = "pysolfc", draw: int = 1) -> Klond
     """
     if not 1 <= draw <= 24:
         raise ValueError(f"draw must be between 1 and 24, not {draw}")
-    if numbering == "pysolfc":
+    if numbering == PYSOLFC:
         position = _pysolfc_deal(seed, draw)
     elif numbering == "solvitaire":
         position = _solvitaire_deal(seed)

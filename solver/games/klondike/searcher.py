@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once
+from ...numbering import PYSOLFC
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import KlondikePosition, KlondikeRules
@@ -29,7 +30,7 @@ def warm_up() -> None:
     """Compile (or load from the cache) this game's kernel once (kernel_search.warm_once)."""
     from .deals import klondike_deal
 
-    warm_once(K, "Klondike", lambda: KlondikeSearch(klondike_deal(1, "pysolfc", 3), KlondikeRules(draw=3), 1,
+    warm_once(K, "Klondike", lambda: KlondikeSearch(klondike_deal(1, PYSOLFC, 3), KlondikeRules(draw=3), 1,
                                                     warm=False, slot="warm"))
 
 

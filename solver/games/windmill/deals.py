@@ -15,10 +15,10 @@ Reduced games (tests): two packs of ranks A..``ranks`` created the same way, and
 from __future__ import annotations
 
 from ...cards import Card
-from ...numbering import pysolfc_deck, pysolfc_shuffle
+from ...numbering import PYSOLFC, pysolfc_deck, pysolfc_shuffle
 from .position import CELLS, WindmillPosition
 
-NUMBERINGS = ("pysolfc",)
+NUMBERINGS = (PYSOLFC,)
 
 
 def pysolfc_talon(seed: int, ranks: int = 13) -> list[Card]:
@@ -39,9 +39,9 @@ def deal_from(talon: list[Card], ranks: int = 13, cells: int = CELLS) -> Windmil
     return WindmillPosition(stock=talon, waste=waste, cells=row, centre=centre, ranks=ranks)
 
 
-def windmill_deal(seed: int, numbering: str = "pysolfc", ranks: int = 13, cells: int = CELLS) -> WindmillPosition:
+def windmill_deal(seed: int, numbering: str = PYSOLFC, ranks: int = 13, cells: int = CELLS) -> WindmillPosition:
     """The Windmill deal that PySolFC calls game number ``seed`` (reduced: ranks/cells)."""
-    if numbering != "pysolfc":
+    if numbering != PYSOLFC:
         raise ValueError(f"unknown deal numbering {numbering!r}; expected one of {', '.join(NUMBERINGS)}")
     if not 1 <= ranks <= 13 or not 1 <= cells <= CELLS or 8 * ranks < cells + 2:
         raise ValueError(f"no Windmill deal with ranks {ranks} and {cells} cells")

@@ -1,8 +1,8 @@
 """Windmill as the rest of the package sees it: presets, deals, search, verification.
 
-Presets ``pysolfc`` (default) and ``strict`` are played by this package's position,
-reference and kernel modules (``Windmill``); ``welford`` has its own implementation in
-the ``welford`` sub-package, which ``Windmill.adapter`` serves for those rules.
+Presets ``pysolfc`` (default) and ``strict`` are played by this folder's position,
+reference and kernel modules; ``welford`` by its own folder, ``solver/games/windmill_welford/``
+(its row in variants.VARIANTS says so).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from ..base import GameAdapter
 from . import board, dealfile, reference
 from .deals import NUMBERINGS, windmill_deal
 from .position import ALIASES, PRESETS, WindmillPosition, WindmillRules, make_rules
-from .welford.game import WelfordGame
 
 
 class Windmill(GameAdapter):
@@ -26,10 +25,9 @@ class Windmill(GameAdapter):
     dealfile, board = dealfile, board
     search = "solver.games.windmill.searcher:WindmillSearch"
     make_rules = staticmethod(make_rules)
-
-    @classmethod
-    def adapter(cls, rules: WindmillRules) -> type[GameAdapter]:
-        return WelfordGame if rules.preset == "welford" else cls
+    search_proofs = {"endgame_lost": "search+endgame"}  # positions proved lost by the endgame test (endgame.py)
+    proofs = {**GameAdapter.proofs,
+              "search+endgame": "search exhausted; some positions proved lost by the foundation-endgame test"}
 
     @staticmethod
     def deal(seed: int, numbering: str, rules: WindmillRules) -> WindmillPosition:

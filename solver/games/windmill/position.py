@@ -31,7 +31,7 @@ Presets (``WindmillRules.preset``):
   top that is not its pile's base King to the centre, and after such a transfer the
   next card played to the centre must come from a cell or the waste.  The position
   carries that as ``after_transfer``.
-- ``welford``: John Welford's rules, implemented in ``welford*.py`` (another module).
+- ``welford``: John Welford's rules, played by its own folder, ``solver/games/windmill_welford/``.
 
 Reduced games (brute-force tests): ``ranks`` = R < 13 uses two packs of ranks A..R
 (8R cards); the centre is built A..R four times (R followed by A), king piles start
@@ -48,7 +48,7 @@ from ..variants import presets_of
 from ...cards import Card
 
 PRESETS = presets_of("windmill")  # the default first (variants.VARIANTS)
-ALIASES = ("propeller",)  # the game's other names (both adapters, game.py and welford/game.py)
+ALIASES = ("propeller",)  # the game's other names
 CELLS = 8
 KING_PILES = 4
 

@@ -98,7 +98,7 @@ def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, pru
     phase is complete on its own (search.Restarts).  The twin joins at once
     (``join_after=0``): phase 0 is the plain order 1, which wins some deals early that
     order 0 finds late.  (A narrowed phase, kernel R_NARROW, was measured here and won
-    nothing on seeds 1..200: results/windmill-narrowed-twin.md.)  Why playouts: they
+    nothing: results/windmill-narrowed-twin.md.)  Why playouts: they
     win many deals that the searches leave unknown (results/windmill-playouts.md); a
     playout phase never proves anything, so every search phase is still complete and
     the main search's exhaustion is still the only loss.

@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from collections import Counter
 
-from ....cards import Card
+from ...cards import Card
 
 SAILS = 4
 KING_PILES = 4
@@ -126,9 +126,6 @@ class WelfordPosition:
         inner = [(i, 0) for i, s in enumerate(self.sails) if len(s) == 0]
         outer = [(i, 1) for i, s in enumerate(self.sails) if len(s) < 2]
         return inner + outer
-
-    def king_complete(self, j: int) -> bool:
-        return len(self.kings[j]) == self.ranks
 
     def is_won(self) -> bool:
         return self.centre == 4 * self.ranks and all(len(k) == self.ranks for k in self.kings)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once
-from ....playouts import PlayoutSearch
-from ....search import Limits, Restarts, drive, luby
+from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once
+from ...playouts import PlayoutSearch
+from ...search import Limits, Restarts, drive, luby
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import WelfordPosition
@@ -75,9 +75,9 @@ def restarts(position: WelfordPosition, tt_mb: float, prune: bool = True, slot: 
     default) each search is followed by a phase of randomized greedy playouts with the
     same budget (``WelfordPlayouts``, salt j): phase 2j is search j, phase 2j + 1 playouts.
 
-    Why: on 20 of the 56 seeds of 1..104 that phases of 4 orderings with budgets growing
-    x4 (from 2^20 nodes) left unknown at 60 s, the main search with this twin won 15
-    within 20 s.  Every search phase is complete on its own (search.Restarts).  Playouts
+    Why: restarts in shuffled orderings win deals that a schedule of fixed orderings
+    leaves unknown (docs/measurements.md).  Every search phase is complete on its own
+    (search.Restarts).  Playouts
     win many deals the searches leave unknown (results/windmill-welford-playouts.md);
     they never prove anything, so the main search's exhaustion is still the only loss.
     """
@@ -130,5 +130,5 @@ def solve(position: WelfordPosition, tt_mb: float = 16, prune: bool = True, max_
     Luby restarts alone, run to the end or to ``max_nodes`` (tests and tools)."""
     s = restarts(position, tt_mb, prune, slot="tests", unit=unit) if unit is not None else \
         WelfordSearch(position, tt_mb, prune=prune, slot="tests")
-    out = drive(s, Limits(max_nodes=max_nodes, tt_mb=tt_mb))
+    out = drive(s, Limits(max_nodes=max_nodes))
     return out.verdict, out.line, out.nodes

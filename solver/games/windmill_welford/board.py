@@ -7,8 +7,8 @@ bottom left, K4 bottom right."""
 
 from __future__ import annotations
 
-from ....cards import RANKS
-from ..board import waste_line
+from ...cards import RANKS
+from ..windmill.board import waste_line
 from .position import SAILS, WelfordPosition
 
 

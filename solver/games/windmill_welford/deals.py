@@ -21,11 +21,11 @@ Reduced games (tests): two packs of ranks A..``ranks`` and 1..4 sails, dealt the
 
 from __future__ import annotations
 
-from ....cards import Card
-from ....numbering import pysolfc_deck, pysolfc_random
+from ...cards import Card
+from ...numbering import PYSOLFC, pysolfc_deck, pysolfc_random
 from .position import SAILS, WelfordPosition
 
-NUMBERINGS = ("pysolfc",)
+NUMBERINGS = (PYSOLFC,)
 
 
 def _shuffle(cards: list[Card], rng) -> list[Card]:
@@ -61,9 +61,9 @@ def deal_from(pack1: list[Card], pack2: list[Card], ranks: int = 13, sails: int 
     )
 
 
-def welford_deal(seed: int, numbering: str = "pysolfc", ranks: int = 13, sails: int = SAILS) -> WelfordPosition:
+def welford_deal(seed: int, numbering: str = PYSOLFC, ranks: int = 13, sails: int = SAILS) -> WelfordPosition:
     """The Welford Windmill deal number ``seed`` (reduced: ranks/sails)."""
-    if numbering != "pysolfc":
+    if numbering != PYSOLFC:
         raise ValueError(f"unknown deal numbering {numbering!r} for Windmill (welford); "
                          f"expected one of {', '.join(NUMBERINGS)}")
     if not 2 <= ranks <= 13 or not 1 <= sails <= SAILS or 4 * ranks - 1 < 2 * sails:

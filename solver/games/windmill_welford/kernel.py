@@ -79,10 +79,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....jit import njit
-from ....bestpath import keep_path
-from ....order import noise as _noise, noise_base, rand_below
-from ....tt import tt_insert
+from ...jit import njit
+from ...bestpath import keep_path
+from ...order import noise as _noise, noise_base, rand_below
+from ...tt import tt_insert
 
 CELL0 = 0
 SN0 = 8

@@ -1,5 +1,7 @@
-"""Windmill, John Welford's rules (``--rules welford``): the adapter the registry
-serves for that preset (``Windmill.adapter``).
+"""Windmill, John Welford's rules (``--rules welford``): the adapter that plays that
+preset (its row in variants.VARIANTS names this adapter, registry key
+``windmill-welford``).  It records itself as game ``windmill`` with rules
+``{"rules": "welford"}``, as results, deal files and the database always have.
 
 Rule text: shared/seeds/windmill-welford-rules.txt (and the Windmill section of
 shared/notes/rules.md).  Module map: position.py (positions, validate),
@@ -48,37 +50,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...base import GameAdapter
+from ..base import GameAdapter
+from ..windmill.position import WindmillRules, make_rules as windmill_rules
 from . import board, dealfile, reference
 from .deals import NUMBERINGS, welford_deal
 from .position import WelfordPosition
-from ..position import ALIASES, PRESETS, make_rules
+
+PRESET = "welford"
 
 
-class WelfordGame(GameAdapter):
-    name = "windmill"
-    aliases = ALIASES
-    presets = PRESETS
-    make_rules = staticmethod(make_rules)  # Windmill's, which names this preset
+class WindmillWelford(GameAdapter):
+    name = "windmill"  # the game whose preset it plays
+    presets = (PRESET,)  # the one rule set it plays
     numberings = NUMBERINGS
     piles_doc = ("centre, K1..K4 (king piles), C1..C4 inner and C5..C8 outer cells of sails 1..4 "
                  "(N, E, S, W), stock, waste")
     reference = reference
     reference_takes_rules = False  # one rule set
     dealfile, board = dealfile, board
+    search = "solver.games.windmill_welford.searcher:WelfordSearch"
+
+    @staticmethod
+    def make_rules(rules: str | None = None, **extra: Any) -> WindmillRules:
+        """Windmill's rules under this preset (the other presets are ``windmill``'s own)."""
+        made = windmill_rules(rules=PRESET if rules is None else rules, **extra)
+        if made.preset != PRESET:
+            raise ValueError(f"windmill-welford plays --rules {PRESET} only; for {made.preset}: "
+                             f"windmill --rules {made.preset}")
+        return made
 
     @staticmethod
     def deal(seed: int, numbering: str, rules: Any) -> WelfordPosition:
         return welford_deal(seed, numbering)
-
-
-    search = "solver.games.windmill.welford.searcher:WelfordSearch"
-
-    @classmethod
-    def adapter(cls, rules: Any) -> type[GameAdapter]:
-        from ..game import Windmill  # the registry's Windmill decides for every preset
-
-        return Windmill.adapter(rules)
 
     @classmethod
     def searcher(cls, position: WelfordPosition, rules: Any, tt_mb: float, slot: str = "main"):

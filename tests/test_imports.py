@@ -1,0 +1,103 @@
+"""The package's import graph, read from the source (nothing is imported): no module
+imports, directly or through others, a module that imports it back.  Imports inside
+functions count too: a lazy import still ties two modules together."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import solver
+
+ROOT = Path(solver.__file__).parent
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _resolve(here: str, is_package: bool, level: int, module: str | None) -> str:
+    """The absolute name of ``from <level dots><module> import ...`` in module ``here``."""
+    if level == 0:
+        return module or ""
+    base = here.split(".")
+    base = base[: len(base) - level + (1 if is_package else 0)]
+    return ".".join(base + ([module] if module else []))
+
+
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (a name imported from a package is
+    the submodule when one exists by that name, else the package itself)."""
+    files = {_module_name(p, root): p for p in root.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        is_package = path.name == "__init__.py"
+        out: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _resolve(name, is_package, node.level, node.module)
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names]
+            else:
+                continue
+            out.update(t for t in targets if t in files and t != name)
+        graph[name] = out
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_package_has_no_import_circles():
+    graph = import_graph()
+    assert len(graph) > 30 and "solver.games.base" in graph["solver.games.windmill.game"]
+    assert circles(graph) == []
+
+
+def test_the_circle_finder_sees_a_circle(tmp_path):
+    """The test above can fail: two modules importing each other (one of them lazily)
+    are found."""
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    for f in ("__init__.py", "sub/__init__.py"):
+        (pkg / f).write_text("")
+    (pkg / "a.py").write_text("from .sub.b import thing\n")
+    (pkg / "sub" / "b.py").write_text("def thing():\n    from .. import a\n")
+    (pkg / "c.py").write_text("from . import a\n")
+    graph = import_graph(pkg)
+    assert graph["pkg.a"] == {"pkg.sub.b"} and graph["pkg.sub.b"] == {"pkg.a"}
+    assert circles(graph) == [["pkg.a", "pkg.sub.b"]]
