@@ -37,6 +37,7 @@ DEFAULT_SECONDS = 2.0  # wall-time budget of one shortening (api.solve's line_se
 DEFAULT_NODES = 200_000  # positions the shortener may make (api.solve's line_nodes)
 MAX_DEPTH = 4  # longest shortcut searched
 CONTRACT_WINDOW = 100  # moves looked ahead for a card's next move
+STOCK_RUN = 100  # most stock actions put in before one card move
 SHORTCUT_WINDOW = 40  # a shortcut from positions[i] moves only what moves[i:i + this] move
 
 
@@ -63,6 +64,7 @@ class Shortening:
     moves: list[Move]
     contractions: int = 0
     shortcuts: int = 0
+    stock_saved: int = 0  # moves saved by re-planning the stock (_stock_pass)
     nodes: int = 0
     seconds: float = 0.0
     verified: bool = True  # False: the rewrite failed replay and ``moves`` is the line as given
@@ -146,6 +148,92 @@ def _contractions(game: Any, rules: Any, line: _Line, budget: Budget) -> int:
     return made
 
 
+def _replan(game: Any, rules: Any, start: Any, cards: list[Move], stock: list[Move],
+            budget: Budget) -> tuple[list[Move], list[Any]] | None:
+    """``cards`` (the line's card moves) played in this order from ``start``, with stock
+    actions (``stock``: the line's card-less moves) put in only when the next move takes
+    a card from where they turn cards to and is not legal yet; (moves, position after
+    each), or None unless that wins."""
+    feeds = {s.dst for s in stock}
+    node, moves, after = start, [], []
+    for m in cards:
+        turned = 0
+        while True:
+            try:
+                nxt = game.apply_move(node, rules, m)
+                break
+            except ValueError:
+                if m.src not in feeds or turned >= STOCK_RUN or budget.out():
+                    return None
+            for s in stock:
+                try:
+                    node = game.apply_move(node, rules, s)
+                except ValueError:
+                    continue
+                moves.append(s)
+                after.append(node)
+                break
+            else:
+                return None
+            turned += 1
+            budget.used += 1
+        node = nxt
+        moves.append(m)
+        after.append(node)
+        budget.used += 1
+    return (moves, after) if node.is_won() else None
+
+
+def _stock_pass(game: Any, rules: Any, line: _Line, budget: Budget) -> int:
+    """Stock actions re-planned (``_replan``), and each waste card played at the first
+    position of the line where it was on top and could be played (alone, or after the
+    line's other card moves up to its play); moves saved."""
+    stock = list(dict.fromkeys(m for m in line.moves if m.card is None))
+    if not stock:
+        return 0
+    start, before = line.positions[0], len(line.moves)
+
+    def accept(cards: list[Move]) -> bool:
+        plan = _replan(game, rules, start, cards, stock, budget)
+        if plan is None or len(plan[0]) >= len(line.moves):
+            return False
+        line.splice(0, len(line.moves), *plan)
+        return True
+
+    accept([m for m in line.moves if m.card is not None])
+    feeds = {s.dst for s in stock}
+    improved = True
+    while improved and not budget.out():
+        improved = False
+        cards = [m for m in line.moves if m.card is not None]
+        played = 0  # card moves before positions[n]
+        at = {}  # card move number -> its index in line.moves
+        for n, m in enumerate(line.moves):
+            if m.card is not None:
+                at[len(at)] = n
+        for idx, m in enumerate(cards):
+            if m.src not in feeds or budget.out():
+                continue
+            played = 0
+            for n in range(at[idx]):
+                if played >= idx:
+                    break
+                p = line.positions[n]
+                waste = getattr(p, m.src, None)  # a heuristic: try where the card was on top
+                if waste and waste[-1] == m.card:
+                    early = [c for c in cards[played:idx] if c.src not in feeds]
+                    late = [c for c in cards[played:idx] if c.src in feeds]
+                    if (accept(cards[:played] + [m] + cards[played:idx] + cards[idx + 1:])
+                            or accept(cards[:played] + early + [m] + late + cards[idx + 1:])):
+                        improved = True
+                        break
+                if line.moves[n].card is not None:
+                    played += 1
+            if improved:
+                break
+    return before - len(line.moves)
+
+
 def _shortcut(game: Any, rules: Any, line: _Line, i: int, depth: int,
               budget: Budget) -> tuple[int, list[Move], list[Any]] | None:
     """The best shortcut from positions[i] of at most ``depth`` moves: (k, moves, positions
@@ -208,6 +296,9 @@ def shorten(game: Any, position: Any, rules: Any, moves: list[Move], *, seconds:
         while (n := _contractions(game, rules, line, budget)) > 0:
             out.contractions += n
             changed = True
+        n = _stock_pass(game, rules, line, budget)
+        out.stock_saved += n
+        changed = changed or n > 0
         for depth in range(1, max_depth + 1):
             if budget.out():
                 break
