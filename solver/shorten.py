@@ -106,6 +106,8 @@ def _play(game: Any, rules: Any, start: Any, moves: list[Move], budget: Budget) 
     """The position after each of ``moves`` from ``start``, or None if one is illegal."""
     out = []
     for m in moves:
+        if budget.out():
+            return None
         try:
             start = game.apply_move(start, rules, m)
         except ValueError:  # IllegalMove
@@ -158,6 +160,8 @@ def _replan(game: Any, rules: Any, start: Any, cards: list[Move], stock: list[Mo
     node, moves, after = start, [], []
     for m in cards:
         turned = 0
+        if budget.out():
+            return None
         while True:
             try:
                 nxt = game.apply_move(node, rules, m)
