@@ -108,11 +108,11 @@ def _play(game: Any, rules: Any, start: Any, moves: list[Move], budget: Budget) 
     for m in moves:
         if budget.out():
             return None
+        budget.used += 1
         try:
             start = game.apply_move(start, rules, m)
         except ValueError:  # IllegalMove
             return None
-        budget.used += 1
         out.append(start)
     return out
 
@@ -163,6 +163,7 @@ def _replan(game: Any, rules: Any, start: Any, cards: list[Move], stock: list[Mo
         if budget.out():
             return None
         while True:
+            budget.used += 1  # every try counts, legal or not
             try:
                 nxt = game.apply_move(node, rules, m)
                 break
@@ -170,6 +171,9 @@ def _replan(game: Any, rules: Any, start: Any, cards: list[Move], stock: list[Mo
                 if m.src not in feeds or turned >= STOCK_RUN or budget.out():
                     return None
             for s in stock:
+                if budget.out():
+                    return None
+                budget.used += 1
                 try:
                     node = game.apply_move(node, rules, s)
                 except ValueError:
@@ -180,56 +184,54 @@ def _replan(game: Any, rules: Any, start: Any, cards: list[Move], stock: list[Mo
             else:
                 return None
             turned += 1
-            budget.used += 1
         node = nxt
         moves.append(m)
         after.append(node)
-        budget.used += 1
     return (moves, after) if node.is_won() else None
 
 
 def _stock_pass(game: Any, rules: Any, line: _Line, budget: Budget) -> int:
     """Stock actions re-planned (``_replan``), and each waste card played at the first
-    position of the line where it was on top and could be played (alone, or after the
-    line's other card moves up to its play); moves saved."""
+    position of the line where it was on top (the ``waste`` of a position, if it has
+    one: only a guide to where to try), either alone or after the line's other card
+    moves up to its play; moves saved."""
     stock = list(dict.fromkeys(m for m in line.moves if m.card is None))
     if not stock:
         return 0
-    start, before = line.positions[0], len(line.moves)
+    before = len(line.moves)
 
-    def accept(cards: list[Move]) -> bool:
-        plan = _replan(game, rules, start, cards, stock, budget)
-        if plan is None or len(plan[0]) >= len(line.moves):
+    def accept(n: int, cards: list[Move]) -> bool:
+        """Keep moves[:n] and play ``cards`` from positions[n], if that is shorter."""
+        plan = _replan(game, rules, line.positions[n], cards, stock, budget)
+        if plan is None or n + len(plan[0]) >= len(line.moves):
             return False
-        line.splice(0, len(line.moves), *plan)
+        line.splice(n, len(line.moves), *plan)
         return True
 
-    accept([m for m in line.moves if m.card is not None])
+    accept(0, [m for m in line.moves if m.card is not None])
     feeds = {s.dst for s in stock}
+    first = 0  # the waste plays before this one were tried on this line already
     improved = True
     while improved and not budget.out():
         improved = False
-        cards = [m for m in line.moves if m.card is not None]
-        played = 0  # card moves before positions[n]
-        at = {}  # card move number -> its index in line.moves
-        for n, m in enumerate(line.moves):
-            if m.card is not None:
-                at[len(at)] = n
-        for idx, m in enumerate(cards):
+        at = [n for n, m in enumerate(line.moves) if m.card is not None]  # card move number -> move index
+        cards = [line.moves[n] for n in at]
+        for idx in range(first, len(cards)):
+            m = cards[idx]
             if m.src not in feeds or budget.out():
                 continue
-            played = 0
+            played = 0  # card moves before positions[n]
             for n in range(at[idx]):
                 if played >= idx:
                     break
-                p = line.positions[n]
-                waste = getattr(p, m.src, None)  # a heuristic: try where the card was on top
+                waste = getattr(line.positions[n], m.src, None)
                 if waste and waste[-1] == m.card:
-                    early = [c for c in cards[played:idx] if c.src not in feeds]
-                    late = [c for c in cards[played:idx] if c.src in feeds]
-                    if (accept(cards[:played] + [m] + cards[played:idx] + cards[idx + 1:])
-                            or accept(cards[:played] + early + [m] + late + cards[idx + 1:])):
-                        improved = True
+                    between = cards[played:idx]
+                    early = [c for c in between if c.src not in feeds]
+                    late = [c for c in between if c.src in feeds]
+                    if (accept(n, [m] + between + cards[idx + 1:])
+                            or accept(n, early + [m] + late + cards[idx + 1:])):
+                        improved, first = True, played
                         break
                 if line.moves[n].card is not None:
                     played += 1
