@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_report import ROOT, project_args, write_report  # noqa: E402
 
 RUNS = ROOT / "results" / "runs"
+PEER = RUNS / "line-shortener-klondike-solver-fast.csv"  # written by hand (see the report)
 FIELDS = ["seed", "verdict", "solve_seconds", "found", "short", "shorten_seconds", "shorten_nodes",
           "contractions", "shortcuts", "verified"]
 
@@ -73,10 +74,33 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, max(0, round(q * len(values) + 0.5) - 1))]
 
 
+def _peer() -> list[str]:
+    """Klondike-Solver's /FAST lines beside ours, on the draw-1 seeds both won (PEER)."""
+    ours_path = RUNS / "line-shortener-klondike-draw1.csv"
+    if not PEER.exists() or not ours_path.exists():
+        return []
+    peer = {int(r["seed"]): int(r["moves"]) for r in csv.DictReader(PEER.open()) if r["result"] == "won"}
+    ours = {int(r["seed"]): r for r in csv.DictReader(ours_path.open()) if r["verdict"] == "won"}
+    both = sorted(set(peer) & set(ours))
+    if not both:
+        return []
+    found = [int(ours[s]["found"]) for s in both]
+    short = [int(ours[s]["short"]) for s in both]
+    theirs = [peer[s] for s in both]
+    tried = max(int(r["seed"]) for r in csv.DictReader(PEER.open()))
+    return ["", f"Klondike-Solver (ShootMe, /FAST, its normalized move count) on draw-1 seeds 1..{tried}: "
+            f"{len(peer)} won; on the {len(both)} seeds both won, median moves: theirs {statistics.median(theirs):g}, "
+            f"ours as found {statistics.median(found):g}, ours shortened {statistics.median(short):g} "
+            f"(p90: {_pct(theirs, 0.9)} / {_pct(found, 0.9)} / {_pct(short, 0.9)}); ours shorter than theirs on "
+            f"{sum(a < b for a, b in zip(short, theirs))}, equal on {sum(a == b for a, b in zip(short, theirs))}."]
+
+
 def report(args: argparse.Namespace) -> None:
     lines = ["| deals (label) | won lines | median found -> short | p90 found -> short | mean saved | "
              "shortening time median / p90 / max | verified |", "|---|---|---|---|---|---|---|"]
     for path in sorted(RUNS.glob("line-shortener-*.csv")):
+        if path == PEER:
+            continue
         rows = [r for r in csv.DictReader(path.open()) if r["verdict"] == "won"]
         if not rows:
             continue
@@ -90,6 +114,7 @@ def report(args: argparse.Namespace) -> None:
                      f"{statistics.mean(f - s for f, s in zip(found, short)):.1f} | "
                      f"{statistics.median(secs):.2f} / {_pct(secs, 0.9):.2f} / {max(secs):.2f} s | "
                      f"{all(r['verified'] == 'True' for r in rows)} |")
+    lines += _peer()
     command = "python benchmarks/bench_lines.py " + " ".join(project_args(sys.argv[1:]))
     text = (f"# Winning lines: as found vs shortened (issue 24)\n\nCommand: `{command}` (after the `run` "
             f"commands in benchmarks/bench_lines.py's docstring); rows in results/runs/line-shortener-*.csv.  \n"

@@ -7,21 +7,29 @@ do what one move does.  ``shorten`` rewrites a won line on the game's reference 
 1. contractions: a card moved A -> B and later B -> C, by the next move that names it,
    becomes one move A -> C (no move at all when C is A), played either where the first
    move was or where the second was;
-2. shortcuts: a breadth-first search of every line of at most ``depth`` moves from a
+2. the stock re-planned (games with card-less stock actions: draws, redeals): the
+   line's card moves in their order, with stock actions put in only when the next card
+   move takes a card from the waste and is not yet legal; then each waste card is tried
+   at the first position where it was on top of the waste, alone or after the card moves
+   that came before its play (``_stock_pass``);
+3. shortcuts: a breadth-first search of every line of at most ``depth`` moves from a
    position of the line, looking for any *later* position of the line (equal as
    objects, pile by pile); a shortcut of d moves to a position k - i > d moves further
-   on replaces the stretch.  Depths grow 1, 2, ... up to ``max_depth``, each depth a
+   on replaces the stretch.  Its moves take only cards that the line moves in its next
+   SHORTCUT_WINDOW moves (a narrowing that keeps the search cheap).  Depths grow 1, 2, ... up to ``max_depth``, each depth a
    pass over the whole line, and rounds repeat while they shorten and budget remains.
 
-Why a rewrite still wins: every rewrite replaces the moves between two positions P[i]
-and P[k] of the line by moves that the reference engine has just played from P[i] to a
-position equal to P[k]; the moves after P[k] are untouched, so they replay as before
-and end in the same won position.  ``shortened`` replays the final line once more in
-the reference engine (``verify``) and falls back to the line it was given if that
-replay fails, so a fault here costs length, never a bad line.
+Why a rewrite still wins: a contraction or a shortcut replaces the moves between two
+positions P[i] and P[k] of the line by moves that the reference engine has just played
+from P[i] to a position equal to P[k]; the moves after P[k] are untouched, so they
+replay as before and end in the same won position.  A stock re-plan replays the whole
+rest of the line in the reference engine and is kept only if it ends in a won position.
+``shortened`` replays the final line once more in the reference engine (``verify``)
+and falls back to the line it was given if that replay fails, so a fault here costs
+length, never a bad line.
 
-The budget (nodes: positions made by ``apply_move``; seconds of wall time) stops the
-work at any point with a valid line: each rewrite is complete before the next starts.
+The budget (nodes: every ``apply_move`` tried; seconds of wall time) stops the work at
+any point with a valid line: each rewrite is complete before the next starts.
 """
 
 from __future__ import annotations
