@@ -28,8 +28,9 @@ rest of the line in the reference engine and is kept only if it ends in a won po
 and falls back to the line it was given if that replay fails, so a fault here costs
 length, never a bad line.
 
-The budget (nodes: every ``apply_move`` tried; seconds of wall time) stops the work at
-any point with a valid line: each rewrite is complete before the next starts.
+The budget (nodes: every ``apply_move`` tried in a rewrite; seconds of wall time, from
+the first replay of the line on) stops the work at any point with a valid line: each
+rewrite is complete before the next starts.
 """
 
 from __future__ import annotations
@@ -85,15 +86,22 @@ class _Line:
     def __init__(self, start: Any, moves: list[Move], after: list[Any]) -> None:
         self.moves = list(moves)
         self.positions = [start, *after]
-        self.keys = [p.key() for p in self.positions]
+        self._keys: list[tuple] | None = None  # made when a shortcut search first needs them
         self._index: dict[tuple, list[int]] | None = None
+
+    @property
+    def keys(self) -> list[tuple]:
+        if self._keys is None:
+            self._keys = [p.key() for p in self.positions]
+        return self._keys
 
     def splice(self, i: int, k: int, moves: list[Move], after: list[Any]) -> None:
         """Replace the moves from positions[i] to positions[k] by ``moves`` (``after``: the
         position after each, the last one equal to positions[k]; none if positions[i] is)."""
         self.moves[i:k] = moves
         self.positions[i + 1:k + 1] = after
-        self.keys[i + 1:k + 1] = [p.key() for p in after]
+        if self._keys is not None:
+            self._keys[i + 1:k + 1] = [p.key() for p in after]
         self._index = None
 
     def latest(self, key: tuple, position: Any, after: int) -> int | None:
@@ -302,8 +310,14 @@ def shorten(game: Any, position: Any, rules: Any, moves: list[Move], *, seconds:
     verified to win (``shortened`` does that).  Raises ValueError if ``moves`` do not replay."""
     t = time.perf_counter()
     budget = Budget(nodes, seconds)
-    line = _Line(position, moves, list(game.positions(position, rules, moves)))
-    out = Shortening(moves)
+    out = Shortening(list(moves))
+    after = []
+    for n, p in enumerate(game.positions(position, rules, moves)):  # a long line may take the budget
+        after.append(p)
+        if n % 256 == 0 and budget.out():
+            out.seconds = time.perf_counter() - t
+            return out
+    line = _Line(position, moves, after)
     changed = True
     while changed and not budget.out():
         changed = False
@@ -319,7 +333,8 @@ def shorten(game: Any, position: Any, rules: Any, moves: list[Move], *, seconds:
             n = _shortcuts(game, rules, line, depth, budget)
             out.shortcuts += n
             changed = changed or n > 0
-    out.moves = without_cycles(game, position, rules, line.moves)
+    if out.contractions or out.shortcuts or out.stock_saved:
+        out.moves = without_cycles(game, position, rules, line.moves)
     out.nodes, out.seconds = budget.used, time.perf_counter() - t
     return out
 
