@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -19,6 +20,15 @@ from .numbering import PYSOLFC
 from .result import WON, BestProgress, SolveResult, VerificationError
 from .resources import DEFAULT_TT_MB, check_tt_mb
 from .search import Limits, Status, StopFlag, drive
+from .shorten import DEFAULT_NODES, DEFAULT_SECONDS, shortened
+
+LINE_MODES = ("fast", "short")  # solve(line=...): the line as found (loops cut), or shortened
+
+
+def check_line_mode(line: str) -> None:
+    """ValueError (one line) unless ``line`` is a line mode."""
+    if line not in LINE_MODES:
+        raise ValueError(f"unknown line mode {line!r}; choose from {', '.join(LINE_MODES)}")
 
 
 def rule_options(rules: Any) -> dict[str, Any]:
@@ -141,6 +151,7 @@ def _counters(*searches) -> dict[str, int]:
 def solve(game: str, seed: int | None = None, *, numbering: str = PYSOLFC, deal: Any = None,
           max_nodes: int | None = None, timeout: float | None = None, tt_mb: float = DEFAULT_TT_MB,
           stop: StopFlag | None = None, progress: Callable[[Status], None] | None = None,
+          line: str = "fast", line_seconds: float | None = DEFAULT_SECONDS, line_nodes: int | None = DEFAULT_NODES,
           **options: Any) -> SolveResult:
     """Decide one deal: won (with a replayed line), lost (space exhausted) or unknown.
 
@@ -150,7 +161,12 @@ def solve(game: str, seed: int | None = None, *, numbering: str = PYSOLFC, deal:
     another thread or process) ends the search early as unknown: interrupted.
     ``progress`` (optional) is called after every slice of the search with a
     ``search.Status`` (nodes, stored positions, seconds, best cards so far).
+    ``line``: "fast" reports the search's line with its loops cut; "short" then rewrites
+    it shorter (shorten.shortened) within ``line_seconds`` and ``line_nodes`` and never
+    past ``timeout`` (the rewrite is replayed to the win, else the fast line stays).
     """
+    check_line_mode(line)
+    started = time.perf_counter()
     limits = Limits(max_nodes=max_nodes, timeout=timeout)
     tt_mb = check_tt_mb(tt_mb)  # the one check of a table size (resources.py)
     g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
@@ -170,7 +186,7 @@ def solve(game: str, seed: int | None = None, *, numbering: str = PYSOLFC, deal:
         game=g.name, rules=rules.to_json(), numbering=numbering if deal is None else None,
         seed=seed if deal is None else None, verdict=out.verdict, reason=out.reason,
         nodes=out.nodes, seconds=out.seconds, moves=out.line, stored_states=kernel.stored_states + (twin.stored_states if twin is not None else 0),
-        proof=proof, counters=counters,
+        proof=proof, counters=counters, line=line,
     )
     if out.best is not None:
         result.best_progress = BestProgress(out.best.cards, g.total_cards(position))
@@ -184,9 +200,24 @@ def solve(game: str, seed: int | None = None, *, numbering: str = PYSOLFC, deal:
             raise
         _verify(g, position, rules, clean, what)  # the line reported, once, to the win
         result.moves_found = len(out.line)
+        result.line_found_length = len(clean)
+        if line == "short":
+            clean = _shortened(g, position, rules, clean, line_seconds, line_nodes,
+                               None if timeout is None else timeout - (time.perf_counter() - started))
         result.moves = clean
         result.verified = True
     return result
+
+
+def _shortened(g: Any, position: Any, rules: Any, moves: list, seconds: float | None, nodes: int | None,
+               left: float | None) -> list:
+    """The line shortened within its budget and the solve's time left (``left``; None:
+    no timeout); replayed to the win by shorten.shortened, else ``moves`` as given."""
+    if left is not None:
+        seconds = left if seconds is None else min(seconds, left)
+    if (seconds is not None and seconds <= 0) or nodes == 0:
+        return moves
+    return shortened(g, position, rules, moves, seconds=seconds, nodes=nodes).moves
 
 
 def _verify(g: Any, position: Any, rules: Any, line: list, what: str) -> None:

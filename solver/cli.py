@@ -147,8 +147,10 @@ def main() -> None:
 @click.option("--show", is_flag=True, help="Print the board after every move.")
 @click.option("--html", "html_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Also write a replay page: one HTML file that steps through the line.")
+@click.option("--line", "line", type=click.Choice(api.LINE_MODES), default="short", show_default=True,
+              help="short: rewrite the winning line without detours (up to 2 s more); fast: the line as found.")
 def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_name,
-          max_nodes, timeout, tt_mb, as_json, show, html_file):
+          max_nodes, timeout, tt_mb, as_json, show, html_file, line):
     """Solve one deal: GAME and a SEED (deal number), or --deal FILE ('-': standard input).
 
     GAME: klondike, beleaguered-castle, windmill or great-wheel, an alias, or the PySolFC
@@ -170,14 +172,15 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())  # Ctrl-C ends the search, not the report
     request = {"game": game, "seed": _seed(seed), "numbering": numbering, "options": options,
                "deal": g.deal_to_json(position) if deal_file is not None else None,
-               "max_nodes": max_nodes, "timeout": timeout, "tt_mb": tt_mb}
+               "max_nodes": max_nodes, "timeout": timeout, "tt_mb": tt_mb, "line": line}
     try:
         remote = server.solve_remote(request, progress=live, stop=stop)  # None: no resident solver free
         if remote is not None:
             result = SolveResult.from_json(remote)
         else:
             result = api.solve(game, _seed(seed), numbering=numbering, deal=position if deal_file is not None else None,
-                               max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, stop=stop, progress=live, **options)
+                               max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, stop=stop, progress=live, line=line,
+                               **options)
     except VerificationError as err:
         click.echo(str(err), err=True)
         sys.exit(3)
@@ -291,8 +294,10 @@ def _print_result(g, rules, position, result, deal_file, numbering, as_json, sho
         return
     positions = list(g.positions(position, rules, result.moves))
     numbered = steps(result.moves, positions)
-    shortened = (f"; {result.moves_found - len(result.moves)} moves of loops cut from the search's line"
-                 if result.moves_found > len(result.moves) else "")
+    found = result.line_found_length or len(result.moves)  # before --line short rewrote it
+    shortened = f", shortened from {found}" if found > len(result.moves) else ""
+    if result.moves_found > found:
+        shortened += f"; {result.moves_found - found} moves of loops cut from the search's line"
     click.echo(f"winning line: {len(numbered)} steps ({len(result.moves)} moves{shortened})")
     if show:
         click.echo(g.render(position))

@@ -52,6 +52,10 @@ class SolveResult:
     verified: bool = False
     # won only: length of the line as the search found it, before lines.without_cycles
     moves_found: int = 0
+    # won only: "fast" (the line as found, loops cut) or "short" (then shortened, solver/shorten.py),
+    # and the length of the line before shortening (len(moves) for "fast")
+    line: str = "fast"
+    line_found_length: int = 0
     stored_states: int = 0
     # lost only: "search" (space exhausted), "relaxed-rules", or a label of the game's
     # own (its adapter's ``proofs``: Windmill's "search+endgame", Great Wheel's
@@ -89,6 +93,8 @@ class SolveResult:
             "proof": self.proof,
             "best_progress": None if self.best_progress is None else self.best_progress.to_json(),
             "moves_found": self.moves_found,
+            "line": self.line,
+            "line_found_length": self.line_found_length,
             "counters": dict(self.counters),
             "moves": [m.to_json() for m in self.moves],
         }
@@ -101,6 +107,7 @@ class SolveResult:
         return cls(game=obj["game"], rules=obj["rules"], numbering=obj["numbering"], seed=obj["seed"],
                    verdict=obj["verdict"], reason=obj["reason"], nodes=obj["nodes"], seconds=obj["seconds"],
                    moves=[Move.from_json(m) for m in obj["moves"]], verified=obj["verified"],
-                   moves_found=obj["moves_found"], stored_states=obj.get("stored_states", 0), proof=obj["proof"],
+                   moves_found=obj["moves_found"], line=obj.get("line", "fast"),
+                   line_found_length=obj.get("line_found_length", 0), stored_states=obj.get("stored_states", 0), proof=obj["proof"],
                    counters=dict(obj.get("counters", {})),
                    best_progress=None if best is None else BestProgress(best["cards"], best["of"]))

@@ -22,7 +22,8 @@ Wire protocol: newline-delimited JSON objects on one connection per request.
     |--------|-------------------------------------------------|-----------------------------|
     | client | {"call": "solve", "digest", "game", "seed",     | solve as api.solve would    |
     |        |  "numbering", "deal", "options", "max_nodes",   | ("deal": a deal file's JSON |
-    |        |  "timeout", "tt_mb"}                            | object, or null for a seed) |
+    |        |  "timeout", "tt_mb", "line"}                    | object, or null for a seed; |
+    |        |                                                 | "line": fast or short)      |
     | server | {"accepted": true}                              | the solve has started       |
     | client | {"stop": true} (after "solve")                  | Ctrl-C: end the search      |
     | server | {"progress": {"nodes", "stored", "seconds",     | after slices, at most 4/s   |
@@ -508,7 +509,8 @@ class Server:
             position = adapter_for(front.name, rules).deal_from_json(msg["deal"], rules)
         result = api.solve(msg["game"], msg.get("seed"), numbering=msg.get("numbering") or PYSOLFC,
                            deal=position, max_nodes=msg.get("max_nodes"), timeout=msg.get("timeout"),
-                           tt_mb=msg["tt_mb"], stop=stop, progress=progress, **options)
+                           tt_mb=msg["tt_mb"], stop=stop, progress=progress, line=msg.get("line", "fast"),
+                           **options)
         return {**result.to_json(), "stored_states": result.stored_states}
 
 

@@ -40,7 +40,8 @@ def test_solve_draw_3_seed_1():
     back = json.loads(text)
     assert back == obj
     assert set(obj) == {"game", "rules", "numbering", "seed", "verdict", "reason", "nodes", "seconds",
-                        "verified", "proof", "best_progress", "moves_found", "counters", "moves"}
+                        "verified", "proof", "best_progress", "moves_found", "line", "line_found_length",
+                        "counters", "moves"}
     assert obj["proof"] is None  # set only for lost verdicts
     assert obj["best_progress"] == {"cards": 52, "of": 52}  # a win: every card home
     moves = [Move.from_json(m) for m in back["moves"]]

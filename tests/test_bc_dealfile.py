@@ -185,8 +185,8 @@ def test_solve_deal_file_and_seed_agree(tmp_path):
 
     f = tmp_path / "deal.json"
     dump_deal(bc_deal(1, "solvitaire"), f)
-    by_file = patience_here("solve", "bc", "--deal", str(f), "--json", *TT)
-    by_seed = patience_here("solve", "bc", "1", "--numbering", "solvitaire", "--json", *TT)
+    by_file = patience_here("solve", "bc", "--deal", str(f), "--json", "--line", "fast", *TT)
+    by_seed = patience_here("solve", "bc", "1", "--numbering", "solvitaire", "--json", "--line", "fast", *TT)
     assert by_file.returncode == 0 and by_seed.returncode == 0, (by_file.stderr, by_seed.stderr)
     a, b = json.loads(by_file.stdout), json.loads(by_seed.stdout)
     assert a["verdict"] == b["verdict"] and a["moves"] == b["moves"] and a["nodes"] == b["nodes"]

@@ -30,7 +30,7 @@ TABLEAU = {f"T{i}" for i in range(1, 8)}
 FOUNDATIONS = {f"F{i}" for i in range(1, 5)}
 PILES = {"stock", "waste"} | TABLEAU | FOUNDATIONS
 JSON_KEYS = {"game", "rules", "numbering", "seed", "verdict", "reason", "nodes", "seconds", "verified", "proof",
-             "best_progress", "moves_found", "counters", "moves"}
+             "best_progress", "moves_found", "line", "line_found_length", "counters", "moves"}
 VERIFIED = "verdict: won, line verified by the reference engine"
 
 

@@ -49,7 +49,7 @@ def test_late_positions(seed, pgs, pysolfc):
 
 
 def test_cli_solve_and_deal_json():
-    r = patience_here("solve", "great-wheel", "3", "--rules", "pgs", "--json", "--tt-mb", "32")
+    r = patience_here("solve", "great-wheel", "3", "--rules", "pgs", "--json", "--tt-mb", "32", "--line", "fast")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["verdict"] == "won" and out["verified"] is True

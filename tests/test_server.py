@@ -51,7 +51,7 @@ def _same(a: dict, b: dict) -> None:
     assert a == b
 
 
-@pytest.mark.parametrize("args", [["klondike", "1", "--draw", "3"], ["bc", "5", "--max-nodes", "20000"],
+@pytest.mark.parametrize("args", [["klondike", "1", "--draw", "3", "--line", "fast"], ["bc", "5", "--max-nodes", "20000"],
                                   ["windmill", "1", "--rules", "strict", "--max-nodes", "3000"]])
 def test_json_through_the_server_equals_the_solve_in_process(running, args):
     srv, path = running
@@ -63,14 +63,24 @@ def test_json_through_the_server_equals_the_solve_in_process(running, args):
     _same(json.loads(here.stdout), json.loads(there.stdout))
 
 
+def test_the_line_mode_goes_through_the_server(running):
+    srv, path = running
+    before = srv.solves
+    there = json.loads(patience("solve", "klondike", "15", "--json", "--line", "short", env=_env(path)).stdout)
+    assert srv.solves == before + 1, "the server answered"
+    assert there["line"] == "short" and len(there["moves"]) < there["line_found_length"]
+    fast = json.loads(patience("solve", "klondike", "15", "--json", "--line", "fast", env=_env(path)).stdout)
+    assert fast["line"] == "fast" and len(fast["moves"]) == fast["line_found_length"] == there["line_found_length"]
+
+
 def test_text_output_and_deal_file_through_the_server(running, tmp_path):
     srv, path = running
     deal = tmp_path / "gw.json"
     assert patience("deal", "great-wheel", "3", "--json").returncode == 0
     deal.write_text(patience("deal", "great-wheel", "3", "--json").stdout)
     before = srv.solves
-    here = patience("solve", "great-wheel", "--deal", str(deal))
-    there = patience("solve", "great-wheel", "--deal", str(deal), env=_env(path))
+    here = patience("solve", "great-wheel", "--deal", str(deal), "--line", "fast")
+    there = patience("solve", "great-wheel", "--deal", str(deal), "--line", "fast", env=_env(path))
     assert srv.solves == before + 1
     drop = lambda text: [ln for ln in text.splitlines() if not ln.startswith("nodes:")]  # noqa: E731
     assert drop(here.stdout) == drop(there.stdout) and "verdict: won" in there.stdout

@@ -89,3 +89,13 @@ class GameAdapter:
         for move in moves:
             position = cls.reference.apply_move(position, *args, move)
             yield position
+
+    @classmethod
+    def legal_moves(cls, position: Any, rules: Any) -> list[Move]:
+        """Every legal move in ``position`` (reference engine), for the line shortener."""
+        return cls.reference.legal_moves(position, *cls._ref_args(rules))
+
+    @classmethod
+    def apply_move(cls, position: Any, rules: Any, move: Move) -> Any:
+        """The position after ``move`` (reference engine); IllegalMove if it is not legal."""
+        return cls.reference.apply_move(position, *cls._ref_args(rules), move)

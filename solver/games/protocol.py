@@ -111,3 +111,7 @@ class Game(Protocol):
     def verify(self, position: Any, rules: Any, moves: list[Move]) -> None: ...
 
     def positions(self, position: Any, rules: Any, moves: list[Move]) -> Iterator[Any]: ...
+
+    def legal_moves(self, position: Any, rules: Any) -> list[Move]: ...  # reference engine
+
+    def apply_move(self, position: Any, rules: Any, move: Move) -> Any: ...  # reference engine; IllegalMove
