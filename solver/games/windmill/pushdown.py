@@ -61,14 +61,27 @@ lost, proof "pushdown-exhausted".
   class and is not generated.
 * Cells as a sorted multiset of ranks.  The cells are alike as well (a play from any of
   them is legal under the same rule, and the refill fills the cell that was emptied).
+* pysolfc: foundations linked by transfers are one class.  There a king pile's top may
+  go to the centre (its rank R - L + 1 is the centre's next rank) and the centre's top
+  (not its base Ace) to a king pile that takes it, at any time; each undoes the other
+  (after the first the moved card is the centre's top and the pile's next rank is its
+  rank again, and conversely), and neither touches the waste, stock, cells or flag
+  (always false in pysolfc).  So two positions equal but for foundations in one
+  component of the transfer graph reach each other, have the same reachable positions
+  and the same verdict, and the search may take them as one node whose moves are the
+  plays of all its members (transfers stay inside).  The complete foundations are a
+  class of their own (no transfer applies to them), so "won" is still a class test.
+  Strict's transfers are one-way (king pile to centre only, then the flag), so there
+  each foundation configuration is its own class and the transfers are moves.
 
 Reconstruction: a won verdict re-runs the frame searches along the winning path with
 parent links (the summaries make that cheap), gives the sequence of controls after
-every move, and turns each into the reference engine's move whose result has that
-control (the control and the previous position determine the next waste: same stock
-index means the waste lost its top or nothing; one more means a turn, or an automatic
-turn after the last card left, which differ in the waste's length).  The line is then
-replayed by ``reference.verify_win``.
+every move, and turns each into the reference engine's moves whose result has that
+control (pysolfc: transfers inside the class first, found breadth first; then one move.
+The control and the previous position determine the next waste: same stock index means
+the waste lost its top or nothing; one more means a turn, or an automatic turn after
+the last card left, which differ in the waste's length).  The line is then replayed by
+``reference.verify_win``.
 
 Welford (not supported here, another module): its first pass is a pushdown in the same
 way (its control would also need the pack being dealt, the centre's first-pack limit
@@ -88,13 +101,15 @@ Packed control (a Python int; ``i`` in the low bits so a turn is ``c + 1``):
     | 14..29        | the 4 king-pile lengths (0..R), sorted, 4 bits each      |
     | 30..30+4C-1   | the C cells' ranks (0 empty), sorted, 4 bits each        |
 
-Bits 7..29 are the foundation part F (cached moves per F), bits 30.. the cell part.
+Bits 7..29 are the foundation part F (pysolfc: its class representative, the least
+part of the class; moves cached per F), bits 30.. the cell part.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from array import array
 from dataclasses import dataclass, field
 
 from ...moves import Move
@@ -157,7 +172,7 @@ class _Solver:
         self.W0 = [c.rank for c in position.waste]
         self.limits = limits
         self.deadline = None if limits.timeout is None else time.perf_counter() + limits.timeout
-        self.memo: dict[int, tuple] = {}  # stock-frame entry control -> its exits
+        self.memo: dict[int, array] = {}  # stock-frame entry control -> its exits
         self.exits_stored = 0
         self.top_nodes = 0
         self.nodes = 0
@@ -292,11 +307,11 @@ class _Solver:
     def stored(self) -> int:
         return len(self.memo) + self.exits_stored + self.top_nodes
 
-    def stock_frame(self, entry: int) -> tuple:
+    def stock_frame(self, entry: int) -> array:
         """The exits of the frame of stock card S[i - 1] pushed at control ``entry`` (i = entry's i)."""
         hit = self.memo.get(entry)
         if hit is None:
-            hit = tuple(self.exits(self.S[(entry & I_MASK) - 1], entry))
+            hit = array("q", self.exits(self.S[(entry & I_MASK) - 1], entry))  # 8 bytes an exit
             self.memo[entry] = hit
             self.exits_stored += len(hit)
         return hit
