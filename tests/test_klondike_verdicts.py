@@ -190,10 +190,11 @@ def test_time_limit_on_a_hard_deal_is_unknown():
 
 
 def test_a_table_too_small_evicts_and_never_wins_a_lost_deal():
-    """Lost deal, 587,233 positions; a table of 0.5 MB holds 16,384.  It evicts (tt.py),
-    and either still proves the loss or fills its DFS stack (evicted states of the current
-    path re-entered deeper): then unknown: memory-limit."""
-    r = solver.solve("klondike", 12, numbering="pysolfc", draw=3, tt_mb=0.5)
+    """Lost deal, 95,189 positions (class key); a table of 1 MB holds 52,428 of them.  It
+    evicts (tt.py), and either still proves the loss or fills its DFS stack (evicted states
+    of the current path re-entered deeper): then unknown: memory-limit.  (At 0.5 MB it
+    re-searches evicted subtrees for tens of millions of nodes: the node limit guards.)"""
+    r = solver.solve("klondike", 12, numbering="pysolfc", draw=3, tt_mb=1, max_nodes=20_000_000)
     assert r.counters["tt_dropped"] > 0
     assert r.verdict == "lost" or (r.verdict, r.reason) == ("unknown", "memory-limit"), (r.verdict, r.reason)
 

@@ -13,7 +13,9 @@ PILE_NAMES = [f"T{i + 1}" for i in range(7)]
 FOUNDATION_NAMES = [f"F{s + 1}" for s in range(4)]
 
 
-def rules_array(rules: KlondikeRules, ranks: int, npiles: int, prune: bool) -> np.ndarray:
+def rules_array(rules: KlondikeRules, ranks: int, npiles: int, prune: bool, class_key: bool = True) -> np.ndarray:
+    """The kernel's rules array; ``class_key`` (used only with ``prune``) selects the class
+    key and its moves (kernel doc), else the exact key with the older move set."""
     r = np.zeros(K.RULES_LEN, dtype=np.int64)
     r[K.R_DRAW] = rules.draw
     r[K.R_MAXRED] = -1 if rules.max_redeals is None else rules.max_redeals
@@ -21,6 +23,7 @@ def rules_array(rules: KlondikeRules, ranks: int, npiles: int, prune: bool) -> n
     r[K.R_RANKS] = ranks
     r[K.R_NPILES] = npiles
     r[K.R_PRUNE] = int(prune)
+    r[K.R_CLASS] = int(prune and class_key)
     return r
 
 

@@ -14,7 +14,8 @@ parent with one move applied, so there is no undo code to get wrong).
     | talon mask   | TMASK          | bit t set: talon[t] is still in stock or waste  |
     | talon ptr    | TPTR           | waste-top talon index + 1, 0 = waste empty      |
     | redeals      | REDEALS        | waste turned over so far (0 if unlimited)       |
-    | pending      | PEND           | pile + 1 that the next move must build on, 0 = none |
+    | pending      | PEND           | pile + 1 (class key: card + 1) the next move    |
+    |              |                | must build on, 0 = none                         |
 
 The talon ("stock + waste") is one fixed sequence in draw order, ``talon = waste
 (bottom..top) + stock (top..bottom)``: cards only ever leave it, and turning the waste
@@ -42,14 +43,99 @@ Foundations are not stored: they hold exactly the cards found nowhere else.
 Moves (int64): kind (bits 0-3), a (4-11), b (12-15), count (16-23), redeal flag (24),
 score (32+, higher is tried first).  Kinds: pile top to foundation (a = pile), talon
 card to foundation (a = talon index), talon card to pile b, run of ``count`` cards from
-pile a to pile b, foundation of suit a to pile b.  A talon move is a "stock
-macro-move": draw (turning the waste over if needed, flag set) until talon[a] is on top
-of the waste, then play it.  Any line can be reordered that way, because draws commute
+pile a to pile b, foundation of suit a to pile b, and (class key) the run of ``count``
+cards on a card of pile a onto its twin on pile b, then that card to its foundation.
+A talon move is a "stock macro-move": draw (turning the waste over if needed, flag
+set) until talon[a] is on top of the waste, then play it.  Any line can be reordered that way, because draws commute
 with every move that does not touch the waste.  Where a card first reaches the waste
 top dominates every later time (same talon, fewer redeals), so only that one is kept.
 
 Log rows (int32 x 5) for the winning line: type (0 draw, 1 redeal, 2 move), src, dst,
 card, count; piles 0..6, foundations 7..10, stock 11, waste 12.
+
+Class key (R_CLASS; set whenever R_PRUNE is, ``class_key=False`` keeps the exact key and
+the older move set for measuring).  Two words, 16 bytes a table entry (a third word, if
+the key array has one, holds only the marker):
+
+    | word | bits   | field                                                        |
+    |------|--------|--------------------------------------------------------------|
+    | 0    | 0..15  | foundations, 4 bits per suit                                 |
+    | 0    | 16..39 | talon mask                                                   |
+    | 0    | 40..63 | pile digits in base 9, pile 0 lowest: d + 1 for a pile with  |
+    |      |        | d > 0 face-down cards; else 1 if its bottom card is not a    |
+    |      |        | King, 0 for a King there or an empty pile (d <= 7, validate) |
+    | 1    | 0..4   | talon ptr; 0 with unlimited passes at draw 1, and at draw    |
+    |      |        | k > 1 when the waste holds a multiple of k or all the talon  |
+    | 1    | 5..7   | redeals                                                      |
+    | 1    | 8..13  | pending *card* + 1 (draw 1, unlimited passes)                |
+    | 1    | 63     | marker                                                       |
+
+Terms: twins are the two cards of one colour and rank; the pair above x is the twins x
+can be built on.  A face-up card is *locked* if it lies on face-down cards, or lies at
+the bottom of a pile with none and is not a King; *roots* are the locked cards and the
+face-up Kings.  Every other face-up card lies on a card of its pair above (runs are
+valid at the root, position.validate, and every move keeps them so).  e(P): the number
+of exposed (pile top) cards of pair P.
+
+T1: positions with one class key have one winnability.  (a) The key fixes every pile's
+face-down cards (they never move: the root's bottom d) and its locked card (with d > 0
+the card at index d: it got there dealt or turned up and leaves only by moving, which
+turns up the card below; with digit 1 the pile's bottom card, as only Kings enter empty
+piles).  So it fixes the face-up set V (the cards not on foundations, in the talon or
+face down), the roots, the number of empty piles, and, since each non-root lies on one
+card of its pair above and each card holds at most one, e(P) = |V & P| - |(V - roots) &
+{x : P is the pair above x}|.  (b) Every legal move either keeps the key (a run whose
+bottom card is no root moves onto the twin of the card it lies on, its only other
+place; a King-bottomed pile with no face-down card moves into another empty pile; T3's
+stock moves), or is a *class move* whose legality and resulting key depend on the key
+and the card alone, and which every member can therefore make (in at most two moves):
+    F(c)  c in V, next on its foundation, e(pair of c) >= 1, to its foundation; if c is
+          covered its twin is exposed: first move the run on c onto the twin, which
+          keeps the key (K_SWAP_FND).  If c was locked, a card turns up or the pile empties.
+    R(x)  locked x with its run onto an exposed card of its pair above (in another pile:
+          x's own pile holds only its run, of lower ranks, over face-down cards), or a
+          King over face-down cards into an empty pile; a card turns up or the pile empties.
+    talon card (stock macro, below) to its foundation, or onto its pair above if e >= 1,
+          or a King into an empty pile; worry-back: a foundation top likewise.
+    draws and turn-overs: they read and write the talon fields only.
+(c) Dropping the key-keeping moves from a winning line of one member leaves class moves
+that any other member can replay, reaching a won key (all foundations full).
+
+T3: with unlimited passes the waste sizes 0, k, 2k, ..., n (n talon cards) lie on one
+cycle of draws and the turn-over, which change nothing else, so positions differing only
+in which of them they have reach each other.  Limited passes keep pointer and redeals.
+
+The search over class keys is exact, and its moves reach every class a winning line
+needs.  The table (tt.py) proves "lost" for the graph whose edges are the moves
+generated from the member first met of each key; that graph is well defined because the
+moves generated (gen_moves_class) and the safe plays after them (play_safe_class) depend
+only on the key: each generated move realises one class move with one destination, the
+conditions above and the prunes below are stated on key quantities, no key-keeping move
+is generated, and play_safe_class picks suit by suit.  By T1/T3 a winning line is a line
+of class moves; every class move is generated except as pruned here, each prune with a
+proof that a winning line of generated moves remains:
+- safe plays: the safe-move theorem (is_safe) for a pile top; a covered safe card with
+  its twin exposed is first made a pile top by a key-keeping move (T1);
+- no worry-back of a card that would at once be safe again: the child's safe plays put
+  it straight back (the move only covers a card, so nothing else became playable);
+- emptying R(x) (x at the bottom of a pile with no face-down card) only when a King
+  could enter now: in a winning line move it to just before a King first enters an empty
+  pile (drop it if F(x) comes first, which empties the pile too).  In between, x in its
+  pile leaves e of its pair above one higher and nothing else lower, and the empty pile
+  is unused; the King that enters is a reachable talon card, a foundation King (worry-
+  back) or a King over face-down cards (a King-bottomed pile moving keeps the key);
+- pending card p (draw 1, unlimited passes: after a talon card p goes on a pile): only
+  moves that put a card on p (a talon or foundation card, R(x), or F of p's covered twin
+  with its run moved onto p).  Every talon card stays reachable, so in a winning line the
+  placement can be moved to just before the first move that needs p in V (one putting a
+  card on p's pair while p's twin is covered, or F of that twin; F(p) is replaced by the
+  talon play of p); without p, e is one higher on p's pair above and unchanged elsewhere,
+  so the moves in between stay legal.  The moves allowed are a function of (key, p): p
+  is exposed, and its twin is covered iff it is in V and e(pair of p) = 1.  A safe play
+  after the placement clears p (allowing more moves is always sound);
+- stock macro-moves: as above.
+The unpruned search (R_PRUNE off: perft, differential tests) keeps the exact key: there a
+key-keeping move would reach a stored key and the covered card's play behind it be lost.
 """
 
 from __future__ import annotations
@@ -73,10 +159,10 @@ PEND = 161
 SLEN = 162
 
 # rules array
-R_DRAW, R_MAXRED, R_WORRY, R_RANKS, R_NPILES, R_PRUNE = 0, 1, 2, 3, 4, 5
-RULES_LEN = 6
+R_DRAW, R_MAXRED, R_WORRY, R_RANKS, R_NPILES, R_PRUNE, R_CLASS = 0, 1, 2, 3, 4, 5, 6
+RULES_LEN = 7
 
-K_TAB_FND, K_TALON_FND, K_TALON_TAB, K_TAB_TAB, K_FND_TAB = 0, 1, 2, 3, 4
+K_TAB_FND, K_TALON_FND, K_TALON_TAB, K_TAB_TAB, K_FND_TAB, K_SWAP_FND = 0, 1, 2, 3, 4, 5
 
 LOG_DRAW, LOG_REDEAL, LOG_MOVE = 0, 1, 2
 LOC_FND, LOC_STOCK, LOC_WASTE = 7, 11, 12
@@ -87,6 +173,7 @@ CTR_LEN = 4
 ST_RUNNING, ST_WON, ST_LOST, ST_MEMORY, ST_PAUSED, ST_STACK = 0, 1, 2, 3, 4, 5
 
 KEY_WORDS = 3
+CLASS_KEY_WORDS = 2  # the class key's table entries (searcher.KlondikeSearch.setup)
 MAX_MOVES_PER_NODE = 1024
 
 
@@ -226,7 +313,7 @@ def apply_move(st, m, talon, ntalon, rules, log, n, dolog):
             st[P0 + b * CAP + L] = c
             st[LEN0 + b] = L + 1
             if rules[R_PRUNE] != 0 and rules[R_DRAW] == 1 and rules[R_MAXRED] < 0:
-                st[PEND] = b + 1
+                st[PEND] = c + 1 if rules[R_CLASS] != 0 else b + 1
             if dolog:
                 n = _log(log, n, LOG_MOVE, LOC_WASTE, b, c, 1)
     elif kind == K_TAB_TAB:
@@ -240,6 +327,23 @@ def apply_move(st, m, talon, ntalon, rules, log, n, dolog):
         st[LEN0 + b] = Lb + cnt
         st[LEN0 + a] = start
         _turn(st, a)
+    elif kind == K_SWAP_FND:
+        # the run of ``count`` cards on the card below it moves onto that card's twin
+        # (pile b), then the uncovered card goes to its foundation
+        La = st[LEN0 + a]
+        Lb = st[LEN0 + b]
+        start = La - cnt
+        if dolog:
+            n = _log(log, n, LOG_MOVE, a, b, st[P0 + a * CAP + start], cnt)
+        for j in range(cnt):
+            st[P0 + b * CAP + Lb + j] = st[P0 + a * CAP + start + j]
+        st[LEN0 + b] = Lb + cnt
+        c = st[P0 + a * CAP + start - 1]
+        st[LEN0 + a] = start - 1
+        _turn(st, a)
+        st[FND0 + c // 13] += 1
+        if dolog:
+            n = _log(log, n, LOG_MOVE, a, LOC_FND + c // 13, c, 1)
     else:  # K_FND_TAB
         f = st[FND0 + a]
         c = a * 13 + f - 1
@@ -260,6 +364,8 @@ def play_safe(st, talon, ntalon, rules, log, n, dolog):
     cards later draws reach, except with draw 1 and unlimited passes, where every talon
     card is always reachable; then talon cards are included.
     """
+    if rules[R_CLASS] != 0:
+        return play_safe_class(st, talon, ntalon, rules, log, n, dolog)
     npiles = rules[R_NPILES]
     talon_too = rules[R_DRAW] == 1 and rules[R_MAXRED] < 0
     changed = True
@@ -341,6 +447,8 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
       the card's presence in the talon blocks nothing.
     Without R_PRUNE every legal move is listed (differential tests, perft).
     """
+    if rules[R_CLASS] != 0:
+        return gen_moves_class(st, talon, ntalon, rules, moves, n0)
     npiles = rules[R_NPILES]
     ranks = rules[R_RANKS]
     prune = rules[R_PRUNE] != 0
@@ -468,7 +576,11 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
 
 @njit
 def pack_key(st, rules, key, codes):
-    """Write the canonical 24-byte key of st into key[0:3] (layout in module doc)."""
+    """Write the key of st into key[0:3]: the class key (pack_class_key) when R_CLASS
+    is set, else the exact 24-byte key (layout in module doc)."""
+    if rules[R_CLASS] != 0:
+        pack_class_key(st, rules, key)
+        return
     npiles = rules[R_NPILES]
     for i in range(7):
         codes[i] = np.uint64(0)
@@ -523,6 +635,276 @@ def _put(key, off, width, v):
     key[w] |= v << np.uint64(sh)
     if sh + width > 64:
         key[w + 1] |= v >> np.uint64(64 - sh)
+
+
+# ---------------------------------------------------------------------------------------
+# The class key and the moves it needs (R_CLASS; set with R_PRUNE, see module doc)
+
+
+@njit(inline="always")
+def _twin(c):
+    """The other card of c's colour and rank (C <-> S, D <-> H)."""
+    return (3 - c // 13) * 13 + c % 13
+
+
+@njit
+def _find_up(st, c, npiles):
+    """pile * CAP + index of face-up card c in the tableau, or -1."""
+    for i in range(npiles):
+        for j in range(st[DOWN0 + i], st[LEN0 + i]):
+            if st[P0 + i * CAP + j] == c:
+                return i * CAP + j
+    return -1
+
+
+@njit(inline="always")
+def _top_pile(st, c, npiles):
+    """The pile whose top card is c, or -1."""
+    for i in range(npiles):
+        L = st[LEN0 + i]
+        if L > 0 and st[P0 + i * CAP + L - 1] == c:
+            return i
+    return -1
+
+
+@njit
+def play_safe_class(st, talon, ntalon, rules, log, n, dolog):
+    """play_safe for the class key: every safe card that is next on its foundation and
+    face up with an exposed card of its pair (itself, or its twin: then the run on it
+    moves onto the twin first, K_SWAP_FND) goes up, suit by suit, until none is left;
+    with draw 1 and unlimited passes talon cards too.  Which cards go up depends on the
+    class alone (lemma E of the module doc), so the result's class does too.  The run
+    move keeps the class (T1), so the safe-move theorem is applied, as in play_safe, to
+    a pile top of a position with the same winnability.
+    """
+    npiles = rules[R_NPILES]
+    ranks = rules[R_RANKS]
+    talon_too = rules[R_DRAW] == 1 and rules[R_MAXRED] < 0
+    changed = True
+    while changed:
+        changed = False
+        for s in range(4):
+            f = st[FND0 + s]
+            if f >= ranks:
+                continue
+            c = s * 13 + f
+            if not is_safe(st, c, rules):
+                continue
+            loc = _find_up(st, c, npiles)
+            if loc >= 0:
+                i = loc // CAP
+                j = loc - i * CAP
+                L = st[LEN0 + i]
+                if j == L - 1:
+                    n = apply_move(st, np.int64(K_TAB_FND | (i << 4)), talon, ntalon, rules, log, n, dolog)
+                    changed = True
+                else:
+                    b = _top_pile(st, _twin(c), npiles)
+                    if b >= 0:
+                        m = K_SWAP_FND | (i << 4) | (b << 12) | ((L - 1 - j) << 16)
+                        n = apply_move(st, np.int64(m), talon, ntalon, rules, log, n, dolog)
+                        changed = True
+            elif talon_too:
+                mask = st[TMASK]
+                for t in range(ntalon):
+                    if (mask >> t) & 1 and talon[t] == c:
+                        n = apply_move(st, np.int64(K_TALON_FND | (t << 4)), talon, ntalon, rules, log, n, dolog)
+                        if n < 0:
+                            return n
+                        changed = True
+    return n
+
+
+@njit
+def gen_moves_class(st, talon, ntalon, rules, moves, n0):
+    """gen_moves for the class key: the class moves of the module doc, one concrete
+    realisation each (one destination), best first; same scores as gen_moves.
+
+    - foundation play of c, next on its foundation and face up: c exposed (pile top to
+      foundation), or covered with its twin exposed (K_SWAP_FND);
+    - reveal: the locked card of a pile (over face-down cards, or a non-King at the
+      bottom of a pile with none) moves with its run onto the first pile whose top it
+      builds on (a King: into the first empty pile); emptying a pile only if a King
+      could enter now;
+    - talon card to its foundation, or onto the first pile it fits (stock macro-moves);
+    - worry-back: a foundation top that would not at once be safe again, onto the first
+      pile it fits;
+    - pending card p (draw 1, unlimited passes): only moves that put a card on p.
+    No tableau move that keeps the class (a run moved from a card onto its twin, a
+    King-bottomed pile into another empty pile) is generated.
+    """
+    npiles = rules[R_NPILES]
+    ranks = rules[R_RANKS]
+    pend = -1
+    if st[PEND] > 0:
+        pend = _top_pile(st, st[PEND] - 1, npiles)
+    n = n0
+    # 1. foundation plays from the tableau
+    for s in range(4):
+        f = st[FND0 + s]
+        if f >= ranks:
+            continue
+        c = s * 13 + f
+        loc = _find_up(st, c, npiles)
+        if loc < 0:
+            continue
+        i = loc // CAP
+        j = loc - i * CAP
+        L = st[LEN0 + i]
+        if j == L - 1:
+            if pend < 0:
+                score = 1000 + 10 * st[DOWN0 + i]
+                n = _push(moves, n, (np.int64(score) << 32) | K_TAB_FND | (i << 4))
+        else:
+            b = _top_pile(st, _twin(c), npiles)
+            if b >= 0 and (pend < 0 or b == pend):
+                n = _push(moves, n, (np.int64(900) << 32) | K_SWAP_FND | (i << 4) | (b << 12) | ((L - 1 - j) << 16))
+    # talon cards reachable as the waste top (stock macro-moves)
+    reached = 0
+    again = 0
+    mask = st[TMASK]
+    ptr = st[TPTR]
+    if mask != 0:
+        k = rules[R_DRAW]
+        reached = _tops_from(mask, ptr, ntalon, k)
+        if ptr > 0:
+            reached |= 1 << (ptr - 1)
+        maxred = rules[R_MAXRED]
+        if maxred < 0 or st[REDEALS] < maxred:
+            again = _tops_from(mask, 0, ntalon, k) & ~reached
+    king_ready = False
+    for t in range(ntalon):
+        if (reached | again) & (1 << t) and talon[t] % 13 + 1 == ranks:
+            king_ready = True
+    if rules[R_WORRY] != 0:
+        for s_ in range(4):
+            if st[FND0 + s_] == ranks:
+                king_ready = True
+    empty = -1
+    for i in range(npiles):
+        d = st[DOWN0 + i]
+        if d > 0 and st[P0 + i * CAP + d] % 13 + 1 == ranks:
+            king_ready = True
+        if empty < 0 and st[LEN0 + i] == 0:
+            empty = i
+    # 2. reveals: locked cards with their runs
+    for i in range(npiles):
+        L = st[LEN0 + i]
+        if L == 0:
+            continue
+        d = st[DOWN0 + i]
+        x = st[P0 + i * CAP + d]
+        king = x % 13 + 1 == ranks
+        if d == 0 and (king or not king_ready):
+            continue
+        dest = -1
+        if king:
+            if pend < 0:
+                dest = empty
+        else:
+            for j in range(npiles):
+                if j == i or (pend >= 0 and j != pend):
+                    continue
+                Lj = st[LEN0 + j]
+                if Lj > 0 and _builds_on(x, st[P0 + j * CAP + Lj - 1]):
+                    dest = j
+                    break
+        if dest < 0:
+            continue
+        score = 800 + 10 * d if d > 0 else 300
+        n = _push(moves, n, (np.int64(score) << 32) | K_TAB_TAB | (i << 4) | (dest << 12) | ((L - d) << 16))
+    # 3. talon cards
+    if mask != 0:
+        for t in range(ntalon):
+            bit = 1 << t
+            if (reached | again) & bit:
+                flag = np.int64(1 << 24) if again & bit else np.int64(0)
+                c = talon[t]
+                dist = t - ptr if t >= ptr else t + ntalon
+                if st[FND0 + c // 13] == c % 13 and pend < 0:
+                    score = 700 - dist
+                    n = _push(moves, n, (np.int64(score) << 32) | flag | K_TALON_FND | (t << 4))
+                dest = _dest(st, c, npiles, ranks, pend, empty)
+                if dest >= 0:
+                    score = 600 - dist
+                    n = _push(moves, n, (np.int64(score) << 32) | flag | K_TALON_TAB | (t << 4) | (dest << 12))
+    # 4. worry-back: foundation tops to piles
+    if rules[R_WORRY] != 0:
+        for s in range(4):
+            f = st[FND0 + s]
+            if f == 0:
+                continue
+            c = s * 13 + f - 1
+            st[FND0 + s] = f - 1
+            safe = is_safe(st, c, rules)
+            st[FND0 + s] = f
+            if safe:
+                continue
+            dest = _dest(st, c, npiles, ranks, pend, empty)
+            if dest >= 0:
+                n = _push(moves, n, (np.int64(50) << 32) | K_FND_TAB | (s << 4) | (dest << 12))
+    sort_by_score(moves, n0, n)  # best first
+    return n
+
+
+@njit(inline="always")
+def _dest(st, c, npiles, ranks, pend, empty):
+    """The one pile a single card c (from the talon or a foundation) is put on: the
+    pending pile, else the first whose top it builds on, else (a King) the first empty
+    one; -1 if none."""
+    if c % 13 + 1 == ranks:
+        return empty if pend < 0 else -1
+    for j in range(npiles):
+        if pend >= 0 and j != pend:
+            continue
+        Lj = st[LEN0 + j]
+        if Lj > 0 and _builds_on(c, st[P0 + j * CAP + Lj - 1]):
+            return j
+    return -1
+
+
+@njit
+def pack_class_key(st, rules, key):
+    """Write the class key of st into key[0:2] (layout in module doc)."""
+    npiles = rules[R_NPILES]
+    ranks = rules[R_RANKS]
+    digits = np.uint64(0)
+    for i in range(npiles - 1, -1, -1):
+        d = st[DOWN0 + i]
+        L = st[LEN0 + i]
+        if d > 0:
+            g = d + 1
+        elif L > 0 and st[P0 + i * CAP] % 13 + 1 != ranks:
+            g = 1
+        else:
+            g = 0
+        digits = digits * np.uint64(9) + np.uint64(g)
+    mask = st[TMASK]
+    w0 = np.uint64(0)
+    for s in range(4):
+        w0 |= np.uint64(st[FND0 + s]) << np.uint64(4 * s)
+    w0 |= np.uint64(mask) << np.uint64(16)
+    w0 |= digits << np.uint64(40)
+    ptr = st[TPTR]
+    k = rules[R_DRAW]
+    if rules[R_MAXRED] < 0:
+        if k == 1:
+            ptr = 0
+        else:
+            waste = 0
+            total = 0
+            for t in range(24):
+                if (mask >> t) & 1:
+                    total += 1
+                    if t < ptr:
+                        waste += 1
+            if waste % k == 0 or waste == total:
+                ptr = 0
+    w1 = np.uint64(ptr) | (np.uint64(st[REDEALS]) << np.uint64(5)) | (np.uint64(st[PEND]) << np.uint64(8))
+    key[0] = w0
+    key[1] = w1 | (np.uint64(1) << np.uint64(63))
+    for w in range(2, key.shape[0]):
+        key[w] = np.uint64(1) << np.uint64(63)
 
 
 @njit

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once
+from ...kernel_search import (KernelSearch, Workspace, perft as kernel_perft, successor_rows, table_for, warm_once,
+                             workspace_for)
 from ...numbering import PYSOLFC
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
@@ -44,25 +45,42 @@ class KlondikeSearch(KernelSearch):
     to_moves = staticmethod(log_to_moves)
 
     def __init__(self, position: KlondikePosition, rules: KlondikeRules, tt_mb: float, prune: bool = True,
-                 warm: bool = True, slot: str = "main"):
-        """``slot`` names the workspace and table: concurrent searches need their own."""
+                 warm: bool = True, slot: str = "main", class_key: bool = True):
+        """``slot`` names the workspace and table: concurrent searches need their own.
+        ``class_key=False`` (with ``prune``): the exact key and older move set (kernel doc),
+        kept for measuring against."""
         if warm:
             warm_up()
         self.position = position
         self.rules = rules
         root, talon, ntalon = encode(position, rules)
-        self.setup(root, (talon, ntalon), rules_array(rules, position.ranks, len(position.tableau), prune),
+        self.setup(root, (talon, ntalon), rules_array(rules, position.ranks, len(position.tableau), prune, class_key),
                    f"klondike/{slot}", _workspace, tt_mb, slot)
 
+    def setup(self, root, ctx, rules, ws_name, ws_factory, tt_mb, slot) -> None:
+        """As KernelSearch.setup, but the class key (kernel doc) takes 2 words a table
+        entry, not K.KEY_WORDS: its table is 2 words wide, and the kernel gets the first
+        two words of the workspace's key array (the same arrays otherwise)."""
+        self.root, self.ctx, self.r = root, ctx, rules
+        ws = workspace_for(ws_name, ws_factory)
+        width = K.CLASS_KEY_WORDS if rules[K.R_CLASS] else K.KEY_WORDS
+        if width != K.KEY_WORDS:
+            named = {name: array for name, array in vars(ws).items() if name != "arrays"}
+            named["key"] = ws.key[:width]
+            ws = Workspace(**named)
+        self.ws = ws
+        self.tt = table_for(tt_mb, width, slot)
 
-def _kernel_args(position: KlondikePosition, rules: KlondikeRules, prune: bool):
+
+def _kernel_args(position: KlondikePosition, rules: KlondikeRules, prune: bool, class_key: bool = True):
     root, talon, ntalon = encode(position, rules)
-    return root, (talon, ntalon), rules_array(rules, position.ranks, len(position.tableau), prune)
+    return root, (talon, ntalon), rules_array(rules, position.ranks, len(position.tableau), prune, class_key)
 
 
-def successors(position: KlondikePosition, rules: KlondikeRules, prune: bool = False) -> list[KlondikePosition]:
+def successors(position: KlondikePosition, rules: KlondikeRules, prune: bool = False,
+               class_key: bool = True) -> list[KlondikePosition]:
     """The kernel's children of a position (for differential tests)."""
-    root, ctx, r = _kernel_args(position, rules, prune)
+    root, ctx, r = _kernel_args(position, rules, prune, class_key)
     return [decode(row, *ctx, len(position.tableau), position.ranks) for row in successor_rows(K, root, ctx, r)]
 
 
