@@ -108,7 +108,7 @@ def test_the_card_count_comes_from_the_position(game, position, rules, cards):
 # (game, seed, numbering, options, max_nodes)
 UNKNOWN_DEALS = [
     ("klondike", 3, "solvitaire", {"draw": 3}, 150_000),  # the relaxed search has joined
-    ("klondike", 3, "solvitaire", {"draw": 1}, 20_000),
+    ("klondike", 15, "solvitaire", {"draw": 1}, 20_000),
     ("beleaguered-castle", 3, "solvitaire", {}, 20_000),
     ("beleaguered-castle", 56, "solvitaire", {}, 400_000),  # several restart phases
     ("great-wheel", 1, "pysolfc", {"rules": "pgs"}, 20_000),

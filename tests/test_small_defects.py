@@ -350,7 +350,7 @@ def test_a_tiny_solve_prints_no_nodes_per_second(monkeypatch):
     monkeypatch.setenv("PATIENCE_SERVER", "off")
     r = patience_here("solve", "klondike", "1")
     line = next(ln for ln in r.stdout.splitlines() if ln.startswith("nodes:"))
-    assert line.startswith("nodes: 21 ") and "nodes/s" not in line, line
+    assert int(line.split()[1]) < 100 and "nodes/s" not in line, line  # a few dozen nodes
 
 
 def test_a_big_enough_solve_prints_its_rate(monkeypatch):
