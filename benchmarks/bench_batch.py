@@ -36,15 +36,15 @@ sys.path.insert(0, str(ROOT))
 import numba  # noqa: E402
 
 import solver  # noqa: E402
-from solver.batch import Batch  # noqa: E402
-from solver.executors import ensure_warm  # noqa: E402
-from solver.seeds import parse_seeds  # noqa: E402
+from solver.runs.batch import Batch  # noqa: E402
+from solver.runs.executors import ensure_warm  # noqa: E402
+from solver.core.seeds import parse_seeds  # noqa: E402
 
 
 def run_command(seeds: str, max_nodes: int, tt_mb: float, workers: int, mode: str) -> tuple[float, str]:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite"
-        cmd = [sys.executable, "-m", "solver.cli", "batch", "klondike", "--seeds", seeds, "--max-nodes",
+        cmd = [sys.executable, "-m", "solver", "batch", "klondike", "--seeds", seeds, "--max-nodes",
                str(max_nodes), "--tt-mb", str(tt_mb), "--workers", str(workers), "--mode", mode, "--db", str(db),
                "--no-progress"]
         t0 = time.perf_counter()

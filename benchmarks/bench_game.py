@@ -37,7 +37,7 @@ import numba
 
 import solver
 from solver.games import get_game
-from solver.stats import percentile, undecided_after, win_rate
+from solver.runs.stats import percentile, undecided_after, win_rate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_report import ROOT, project_args, shown_path, write_report  # noqa: E402

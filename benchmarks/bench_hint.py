@@ -19,7 +19,7 @@ from bench_report import project_args, write_report
 
 import solver
 from solver import api
-from solver.stats import percentile
+from solver.runs.stats import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 

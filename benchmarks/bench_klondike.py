@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_game import ROOT, main as bench_main  # noqa: E402
 
-from solver.bench import run_bench  # noqa: E402
+from solver.runs.bench import run_bench  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:

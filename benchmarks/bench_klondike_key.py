@@ -27,7 +27,7 @@ from solver.games.klondike import reference  # noqa: E402
 from solver.games.klondike.deals import klondike_deal  # noqa: E402
 from solver.games.klondike.position import KlondikeRules  # noqa: E402
 from solver.games.klondike.searcher import KlondikeSearch  # noqa: E402
-from solver.search import MEMORY_LIMIT  # noqa: E402
+from solver.engine.search import MEMORY_LIMIT  # noqa: E402
 
 RUNS = ROOT / "results" / "runs"
 TT_MB = 1024

@@ -1,4 +1,4 @@
-"""Winning lines as found vs shortened (solver/shorten.py, issue 24), run by hand.
+"""Winning lines as found vs shortened (solver/core/shorten.py, issue 24), run by hand.
 
 ``run``: solve seeds 1, 2, ... of one game (``--line fast``, small caps) until ``--won``
 deals are won, and shorten each won line with the default budget (what ``patience
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from solver import api
-from solver.shorten import DEFAULT_NODES, DEFAULT_SECONDS, shortened
+from solver.core.shorten import DEFAULT_NODES, DEFAULT_SECONDS, shortened
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_report import ROOT, project_args, write_report  # noqa: E402

@@ -1,4 +1,4 @@
-"""Playouts alone (solver/playouts.py) on deals a committed benchmark left unknown (run by hand).
+"""Playouts alone (solver/engine/playouts.py) on deals a committed benchmark left unknown (run by hand).
 
 For each seed: randomized greedy playouts for ``--seconds`` of wall time (slices of
 2**16 nodes), nothing else.  A win's line has its loops cut and is replayed by the
@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 
 from solver.api import make_deal
-from solver.lines import without_cycles
-from solver.result import WON
-from solver.seeds import parse_seeds
+from solver.core.lines import without_cycles
+from solver.core.result import WON
+from solver.core.seeds import parse_seeds
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_report import ROOT, project_args, write_report  # noqa: E402

@@ -28,12 +28,12 @@ from pathlib import Path
 
 from bench_report import ROOT, project_args, write_report
 
-PATIENCE = [sys.executable, "-m", "solver.cli"]
+PATIENCE = [sys.executable, "-m", "solver"]
 
 STAGES = r"""
 import time, cProfile, pstats, io
 t0 = time.perf_counter()
-import solver.cli
+import solver.interfaces.cli
 t1 = time.perf_counter()
 import numba
 t2 = time.perf_counter()

@@ -15,7 +15,7 @@ import time
 
 import solver
 from solver.games.windmill import kernel as K
-from solver.seeds import parse_seeds
+from solver.core.seeds import parse_seeds
 
 
 def main() -> None:

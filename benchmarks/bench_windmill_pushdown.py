@@ -63,7 +63,7 @@ def main() -> None:
         print(json.dumps(one(args.one, args.rules, args.cap, args.max_states)))
         return
     if args.seeds:
-        from solver.seeds import parse_seeds
+        from solver.core.seeds import parse_seeds
         seeds = list(parse_seeds(args.seeds))
     elif args.unknown_of:
         seeds = unknown_seeds(args.unknown_of)

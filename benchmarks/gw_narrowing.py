@@ -32,7 +32,7 @@ from solver.games.great_wheel.codec import talon_of
 from solver.games.great_wheel.deals import gw_deal
 from solver.games.great_wheel.position import GWRules
 from solver.games.great_wheel.searcher import GWSearch
-from solver.result import MEMORY_LIMIT
+from solver.core.result import MEMORY_LIMIT
 
 
 def run_to_end(search: GWSearch, cap: float) -> tuple[str, float]:

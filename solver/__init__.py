@@ -5,9 +5,9 @@ use), so that ``import solver`` and ``patience --help`` stay fast.
 """
 
 from .api import make_deal, solve
-from .batch import batch
-from .result import LOST, UNKNOWN, WON, BestProgress, SolveResult, VerificationError
-from .version import __version__
+from .runs.batch import batch
+from .core.result import LOST, UNKNOWN, WON, BestProgress, SolveResult, VerificationError
+from .core.version import __version__
 
 __all__ = ["solve", "make_deal", "batch", "SolveResult", "BestProgress", "VerificationError", "WON", "LOST", "UNKNOWN"]
 

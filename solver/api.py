@@ -12,15 +12,15 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .dealfile import DealFileError, read_json
+from .core.dealfile import DealFileError, read_json
 from .games import adapter_for, game_names, get_game
 from .games.variants import accepts, options_of
-from .lines import without_cycles
-from .numbering import PYSOLFC
-from .result import WON, BestProgress, SolveResult, VerificationError
-from .resources import DEFAULT_TT_MB, check_tt_mb
-from .search import Limits, Status, StopFlag, drive
-from .shorten import DEFAULT_NODES, DEFAULT_SECONDS, shortened
+from .core.lines import without_cycles
+from .core.numbering import PYSOLFC
+from .core.result import WON, BestProgress, SolveResult, VerificationError
+from .engine.resources import DEFAULT_TT_MB, check_tt_mb
+from .engine.search import Limits, Status, StopFlag, drive
+from .core.shorten import DEFAULT_NODES, DEFAULT_SECONDS, shortened
 
 LINE_MODES = ("fast", "short")  # solve(line=...): the line as found (loops cut), or shortened
 
@@ -233,7 +233,7 @@ def position_after(game: str, seed: int | None = None, moves: list | None = None
                    deal: Any = None, **options: Any):
     """(game adapter, rules, position) after playing ``moves`` from a deal; each move is
     checked by the reference engine (an illegal one raises ValueError naming it)."""
-    from .replay import IllegalMove
+    from .games.replay import IllegalMove
 
     g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
     moves = list(moves or [])
@@ -252,7 +252,7 @@ def hint(game: str, seed: int | None = None, moves: list | None = None, *, numbe
     """Solve the position reached after ``moves`` and say what to do next: (the solve's
     result, the first step of its winning line, or None when the position is lost or
     undecided within the limits)."""
-    from .lines import steps
+    from .core.lines import steps
 
     g, rules, position = position_after(game, seed, moves, numbering=numbering, deal=deal, **options)
     result = solve(game, deal=position, timeout=timeout, max_nodes=max_nodes, tt_mb=tt_mb, **rule_options(rules))

@@ -14,14 +14,14 @@ ROOT = Path(__file__).resolve().parents[1]
 def patience(*args: str, timeout: float = 120, **kw) -> subprocess.CompletedProcess:
     """The ``patience`` command in a subprocess, as a user runs it (from the project root)."""
     kw.setdefault("cwd", ROOT)
-    return subprocess.run([sys.executable, "-m", "solver.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True, text=True,
                           timeout=timeout, **kw)
 
 
 def patience_here(*args: str) -> subprocess.CompletedProcess:
-    """The same entry point (``solver.cli.run``) in this process: cheap, for error cases.
+    """The same entry point (``solver.interfaces.cli.run``) in this process: cheap, for error cases.
     An exception escaping ``run()`` (a traceback for the user) fails the test."""
-    from solver.cli import run
+    from solver.interfaces.cli import run
 
     out, err = io.StringIO(), io.StringIO()
     old_argv = sys.argv

@@ -15,7 +15,7 @@ from solver.games.klondike.deals import klondike_deal
 from solver.games.klondike.game import Klondike
 from solver.games.klondike.position import KlondikePosition, KlondikeRules
 from solver.games.klondike.searcher import KlondikeSearch
-from solver.moves import Move
+from solver.core.moves import Move
 
 TT = 64
 

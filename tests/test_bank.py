@@ -1,12 +1,12 @@
-"""Banks of decided deals (solver/bank.py, ``patience seeds``; issue 14)."""
+"""Banks of decided deals (solver/runs/bank.py, ``patience seeds``; issue 14)."""
 
 from __future__ import annotations
 
 import pytest
 from cli_helpers import one_line_error, patience_here
 
-from solver.bank import GRADES, graded
-from solver.store import Row, Store
+from solver.runs.bank import GRADES, graded
+from solver.runs.store import Row, Store
 
 TT = ("--tt-mb", "64")
 

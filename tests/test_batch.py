@@ -20,13 +20,13 @@ import pytest
 
 import solver
 from cli_helpers import one_line_error, patience, patience_here
-from solver import batch as batch_fn
-from solver.batch import Batch
-from solver.resources import default_tt_mb
-from solver.result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
-from solver.seeds import SeedSpec
-from solver.stats import win_rate
-from solver.store import Store, config_key
+from solver.runs import batch as batch_fn
+from solver.runs.batch import Batch
+from solver.engine.resources import default_tt_mb
+from solver.core.result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
+from solver.core.seeds import SeedSpec
+from solver.runs.stats import win_rate
+from solver.runs.store import Store, config_key
 
 TT = 64
 NODES = 20_000  # a few deals of 1-40 hit it: unknown (node-limit) rows too
@@ -207,7 +207,7 @@ def test_a_line_that_fails_replay_stops_the_batch_loudly(tmp_path, monkeypatch):
 def test_default_tt_mb_fits_the_workers_in_memory(monkeypatch):
     import importlib
 
-    sb = importlib.import_module("solver.resources")  # where the memory probe lives
+    sb = importlib.import_module("solver.engine.resources")  # where the memory probe lives
 
     monkeypatch.setattr(sb, "physical_memory_mb", lambda: 24 * 1024)  # this machine: 12 GB for tables
     assert default_tt_mb(1) == default_tt_mb(2) == 2048 and default_tt_mb(3) == 2048 and default_tt_mb(4) == 1024 and default_tt_mb(16) == 256
@@ -226,7 +226,7 @@ def test_batch_counts_the_search_stack_of_beleaguered_castle(monkeypatch):
 
     from solver.games import get_game
 
-    sb = importlib.import_module("solver.resources")
+    sb = importlib.import_module("solver.engine.resources")
     monkeypatch.setattr(sb, "physical_memory_mb", lambda: 24 * 1024)
     assert get_game("bc").workspace_mb > 1000
     ws = get_game("bc").workspace_mb  # two stacks: the main search's and its twin's
@@ -264,7 +264,7 @@ def test_concurrent_writers_through_the_store(tmp_path):
 
 def test_no_dask_without_a_scheduler():
     code = ("import sys, solver; from solver import cli; "
-            "rows = list(solver.batch('klondike', '1-3', tt_mb=64, workers=1, mode='threads')); "
+            "rows = list(solver.runs.batch('klondike', '1-3', tt_mb=64, workers=1, mode='threads')); "
             "assert len(rows) == 3; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed', 'matplotlib')]; "
             "assert not bad, bad")
@@ -305,7 +305,7 @@ def test_interrupted_command_resumes_with_every_seed_once(tmp_path, ref_long, si
             "--workers", "2", "--db", str(db)]
     # Ctrl-C as a user at a terminal has it: a suite started in the background (nohup ... &)
     # passes SIGINT on ignored, and Python then raises no KeyboardInterrupt at all
-    proc = subprocess.Popen([sys.executable, "-m", "solver.cli", *args, "--mode", mode], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "solver", *args, "--mode", mode], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
@@ -344,7 +344,7 @@ def test_interrupted_command_resumes_with_every_seed_once(tmp_path, ref_long, si
 def test_two_batches_on_one_database_at_once(tmp_path, ref):
     db = tmp_path / "r.sqlite"
     common = ["--max-nodes", str(NODES), "--tt-mb", str(TT), "--workers", "1", "--mode", "threads", "--db", str(db)]
-    procs = [subprocess.Popen([sys.executable, "-m", "solver.cli", "batch", "klondike", "--seeds", spec, *common],
+    procs = [subprocess.Popen([sys.executable, "-m", "solver", "batch", "klondike", "--seeds", spec, *common],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for spec in ("1-30", "10-40")]
     for p in procs:
@@ -426,7 +426,7 @@ def test_a_scheduler_without_workers_is_reported_at_once(tmp_path):
     from cli_helpers import ROOT
 
     with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=":0") as empty:
-        p = subprocess.Popen([sys.executable, "-m", "solver.cli", "batch", "klondike", "--seeds", "1-3",
+        p = subprocess.Popen([sys.executable, "-m", "solver", "batch", "klondike", "--seeds", "1-3",
                               "--max-nodes", "100", "--scheduler", empty.scheduler_address,
                               "--db", str(tmp_path / "r.sqlite"), "--no-progress"],
                              cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)

@@ -28,15 +28,15 @@ from functools import lru_cache
 import pytest
 
 import solver
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.beleaguered_castle import reference
 from solver.games.beleaguered_castle.dealfile import position_to_json
 from solver.games.beleaguered_castle.position import BCPosition, BCRules
 from solver.games.beleaguered_castle import kernel as K
 from solver.games.beleaguered_castle.codec import encode, rules_array
 from solver.games.beleaguered_castle.searcher import BCSearch, Geometry, restarts
-from solver.kernel_search import successor_rows
-from solver.search import Limits, drive
+from solver.engine.kernel_search import successor_rows
+from solver.engine.search import Limits, drive
 
 # (ranks, piles, number of deals)
 CONFIGS = [(3, 3, 80), (4, 3, 80), (4, 4, 80), (5, 3, 60), (5, 4, 80), (6, 4, 40), (6, 5, 30)]

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 from cli_helpers import patience_here
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.beleaguered_castle.dealfile import (
     DealFileError,
     dump_deal,
@@ -181,7 +181,7 @@ def test_deal_json_is_a_deal_file_of_the_deal():
 
 def test_solve_deal_file_and_seed_agree(tmp_path):
     from solver.games.beleaguered_castle import reference
-    from solver.moves import Move
+    from solver.core.moves import Move
 
     f = tmp_path / "deal.json"
     dump_deal(bc_deal(1, "solvitaire"), f)

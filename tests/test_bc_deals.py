@@ -6,7 +6,7 @@ from pysol_cards.cards import CardRenderer
 from pysol_cards.deal_game import Game
 from pysol_cards.random_base import RandomBase
 
-from solver.cards import Card, full_deck
+from solver.core.cards import Card, full_deck
 from solver.games.beleaguered_castle.deals import bc_deal
 
 

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import pytest
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.beleaguered_castle import reference
 from solver.games.beleaguered_castle.dealfile import position_to_json
 from solver.games.beleaguered_castle.deals import bc_deal

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.beleaguered_castle import reference
 from solver.games.beleaguered_castle.deals import bc_deal
 from solver.games.beleaguered_castle.position import BCPosition, PositionError
-from solver.moves import Move
+from solver.core.moves import Move
 
 C = Card.parse
 

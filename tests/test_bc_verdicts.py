@@ -16,7 +16,7 @@ from solver.games.beleaguered_castle import reference
 from solver.games.beleaguered_castle.deals import bc_deal
 from solver.games.beleaguered_castle.position import BCRules
 from solver.games.beleaguered_castle.searcher import BCSearch
-from solver.search import Limits, drive
+from solver.engine.search import Limits, drive
 
 TT_MB = 64
 

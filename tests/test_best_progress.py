@@ -27,11 +27,11 @@ from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import restarts
 from solver.games.windmill_welford.deals import welford_deal
-from solver.moves import Move
-from solver.replay import replay_moves
-from solver.result import LOST, UNKNOWN, WON, BestProgress, SolveResult
-from solver.search import Limits, LazyLine, Progress, Restarts, drive, luby
-from solver.store import SCHEMA_VERSION, Store
+from solver.core.moves import Move
+from solver.games.replay import replay_moves
+from solver.core.result import LOST, UNKNOWN, WON, BestProgress, SolveResult
+from solver.engine.search import Limits, LazyLine, Progress, Restarts, drive, luby
+from solver.runs.store import SCHEMA_VERSION, Store
 
 TT = 64
 
@@ -335,7 +335,7 @@ def test_an_old_database_is_migrated_and_its_rows_read_back_without_progress(tmp
 
 
 def test_a_database_of_a_newer_schema_is_refused(tmp_path):
-    from solver.store import APPLICATION_ID, StoreError
+    from solver.runs.store import APPLICATION_ID, StoreError
 
     path = tmp_path / "new.sqlite"
     conn = sqlite3.connect(path)
@@ -348,7 +348,7 @@ def test_a_database_of_a_newer_schema_is_refused(tmp_path):
 
 def test_batch_rows_export_and_report_carry_best_progress(tmp_path):
     db = tmp_path / "b.sqlite"
-    results = {r.seed: r for r in solver.batch("windmill", "1-4", max_nodes=20_000, tt_mb=TT, workers=1, db=db)}
+    results = {r.seed: r for r in solver.runs.batch("windmill", "1-4", max_nodes=20_000, tt_mb=TT, workers=1, db=db)}
     assert any(r.verdict == UNKNOWN for r in results.values())
     r = patience_here("export", "--db", str(db), "--format", "jsonl")
     assert r.returncode == 0, r.stderr
@@ -366,7 +366,7 @@ def test_batch_rows_export_and_report_carry_best_progress(tmp_path):
 
 
 def test_report_distribution_and_histogram(tmp_path):
-    from solver.report import markdown_table, progress_summary, summarize, summary_text
+    from solver.runs.report import markdown_table, progress_summary, summarize, summary_text
 
     path = tmp_path / "r.sqlite"
     with Store(path) as store:

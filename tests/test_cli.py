@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from cli_helpers import patience, patience_here
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.klondike import dealfile, reference
 from solver.games.klondike.deals import klondike_deal
 from solver.games.klondike.board import render
 from solver.games.klondike.position import KlondikeRules
-from solver.moves import Move
+from solver.core.moves import Move
 
 ROOT = Path(__file__).resolve().parents[1]
 TT = ("--tt-mb", "64")
@@ -410,7 +410,7 @@ class Corrupt(KlondikeSearch):
 
 Klondike.searcher = staticmethod(lambda position, rules, tt_mb: Corrupt(position, rules, tt_mb))
 sys.argv = ["patience", "solve", "klondike", "1", "--tt-mb", "64"]
-from solver.cli import run
+from solver.interfaces.cli import run
 run()
 """
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
@@ -422,7 +422,7 @@ run()
 def test_closed_stdout_pipe_ends_quietly():
     """A closed pipe (``patience ... | head``) ends the command quietly, as SIGPIPE ends Unix tools."""
     p = subprocess.Popen(
-        [sys.executable, "-m", "solver.cli", "solve", "klondike", "1", "--show", *TT],
+        [sys.executable, "-m", "solver", "solve", "klondike", "1", "--show", *TT],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
     )
     first = p.stdout.readline()
@@ -440,11 +440,11 @@ def test_help_and_usage_errors_do_not_load_numba_or_heavy_modules():
     import subprocess
     import sys as _sys
 
-    probe = ("import sys\nfrom click.testing import CliRunner\nfrom solver.cli import main\n"
+    probe = ("import sys\nfrom click.testing import CliRunner\nfrom solver.interfaces.cli import main\n"
              "r = CliRunner().invoke(main, {args!r})\n"
-             "print(r.exit_code, *sorted(m for m in ('numba', 'dask', 'matplotlib', 'solver.tt') if m in sys.modules))")
+             "print(r.exit_code, *sorted(m for m in ('numba', 'dask', 'matplotlib', 'solver.engine.tt') if m in sys.modules))")
     for args, code, loaded in ((["--help"], 0, ""), (["solve", "nosuch", "1"], 2, ""),
-                               (["solve", "klondike", "1", "--max-nodes", "1000"], 0, "numba solver.tt")):
+                               (["solve", "klondike", "1", "--max-nodes", "1000"], 0, "numba solver.engine.tt")):
         out = subprocess.run([_sys.executable, "-c", probe.format(args=args)], capture_output=True, text=True,
                              check=True).stdout.split()
         assert out[0] == str(code), (args, out)
@@ -459,9 +459,9 @@ def test_a_kernel_compile_is_announced_only_when_the_cache_lacks_it(tmp_path):
 
     from solver.games.klondike import kernel as K
     from solver.games.klondike.searcher import warm_up
-    from solver.jit import announce_compile
+    from solver.engine.jit import announce_compile
 
-    probe = ("import solver.games.klondike.kernel as K\nfrom solver.jit import announce_compile\n"
+    probe = ("import solver.games.klondike.kernel as K\nfrom solver.engine.jit import announce_compile\n"
              "print(announce_compile(K.search_run, 'Klondike'))")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["PATIENCE_CACHE_DIR"] = str(tmp_path)  # an empty cache: the kernel would compile

@@ -15,7 +15,7 @@ from solver import api
 from solver.games import adapter_for, get_game
 from solver.games.klondike import dealfile as klondike_dealfile
 from solver.games.klondike.deals import klondike_deal
-from solver.store import Store
+from solver.runs.store import Store
 
 TT = ("--tt-mb", "64")
 
@@ -56,7 +56,7 @@ def test_bad_options_name_the_flag(args, words):
 def test_a_bad_table_size_is_one_line_from_every_command_and_the_library(size, tmp_path):
     """One check of the table size (resources.check_tt_mb) serves every command and
     the library; the line names the flag."""
-    from solver.batch import Batch
+    from solver.runs.batch import Batch
 
     for args in (["solve", "klondike", "1"], ["hint", "klondike", "1"],
                  ["batch", "klondike", "--seeds", "1-2", "--db", str(tmp_path / "r.sqlite")]):
@@ -244,7 +244,7 @@ def test_ctrl_c_ends_a_solve_with_what_was_searched():
     from cli_helpers import ROOT
 
     assert patience("solve", "windmill", "1", "--max-nodes", "10", "--tt-mb", "64").returncode == 0  # compiled
-    p = subprocess.Popen([sys.executable, "-m", "solver.cli", "solve", "windmill", "2", "--tt-mb", "256"], cwd=ROOT,
+    p = subprocess.Popen([sys.executable, "-m", "solver", "solve", "windmill", "2", "--tt-mb", "256"], cwd=ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(5)  # loaded and searching (seed 2 is not decided in minutes)
@@ -265,7 +265,7 @@ def test_a_long_solve_shows_a_live_line_on_a_terminal():
 
     master, slave = os.openpty()
     try:
-        r = subprocess.run([sys.executable, "-m", "solver.cli", "solve", "windmill", "2", "--timeout", "3",
+        r = subprocess.run([sys.executable, "-m", "solver", "solve", "windmill", "2", "--timeout", "3",
                             "--tt-mb", "256"], cwd=ROOT, stdout=subprocess.PIPE, stderr=slave, timeout=120)
         os.close(slave)
         seen = b""

@@ -14,8 +14,8 @@ from solver.games.great_wheel import reference as R
 from solver.games.great_wheel.deals import endgame_deal, gw_deal, reduced_deal
 from solver.games.great_wheel.position import GWRules
 from solver.games.great_wheel.searcher import GWSearch
-from solver.result import LOST, WON
-from solver.search import Limits, drive
+from solver.core.result import LOST, WON
+from solver.engine.search import Limits, drive
 
 CONFIGS = [(9, 1, 4), (12, 1, 3), (8, 1, 4), (10, 2, 2), (11, 1, 4)]
 

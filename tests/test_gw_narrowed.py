@@ -18,8 +18,8 @@ from solver.games.great_wheel.codec import encode, rules_array, talon_of
 from solver.games.great_wheel.deals import endgame_deal, reduced_deal
 from solver.games.great_wheel.position import GWRules
 from solver.games.great_wheel.searcher import GWSearch, narrowed_twin
-from solver.result import LOST, MEMORY_LIMIT, UNKNOWN, WON
-from solver.search import Limits, drive
+from solver.core.result import LOST, MEMORY_LIMIT, UNKNOWN, WON
+from solver.engine.search import Limits, drive
 
 from test_gw_bruteforce import small_deals
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.great_wheel import reference as R
 from solver.games.great_wheel.deals import gw_deal
 from solver.games.great_wheel.position import GWPosition, GWRules, PositionError
-from solver.moves import Move
-from solver.replay import IllegalMove, ReplayError
+from solver.core.moves import Move
+from solver.games.replay import IllegalMove, ReplayError
 
 PGS, PYS = GWRules("pgs"), GWRules("pysolfc")
 

@@ -12,10 +12,10 @@ import pytest
 import solver
 from solver.games.great_wheel import reference as R
 from solver.games.great_wheel.deals import endgame_deal, gw_deal
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.great_wheel.position import GWPosition, GWRules
 from solver.games.great_wheel.relaxed import PROOF, LowCardsReleased
-from solver.result import LOST
+from solver.core.result import LOST
 
 
 def small_positions(n: int, seed: int) -> list:

@@ -13,7 +13,7 @@ from solver.games.great_wheel import reference as R
 from solver.games.great_wheel.deals import endgame_deal
 from solver.games.great_wheel.position import GWRules
 from solver.games.great_wheel.searcher import GWSearch
-from solver.search import Limits, drive
+from solver.engine.search import Limits, drive
 
 TT = 32
 

@@ -10,8 +10,8 @@ from cli_helpers import one_line_error, patience_here
 
 import solver
 from solver import api
-from solver.lines import steps
-from solver.moves import Move
+from solver.core.lines import steps
+from solver.core.moves import Move
 
 TT = ("--tt-mb", "64")
 

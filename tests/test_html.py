@@ -1,4 +1,4 @@
-"""The replay page (solver/html.py, ``solve --html``; issue 14), in a real headless
+"""The replay page (solver/interfaces/html.py, ``solve --html``; issue 14), in a real headless
 browser: Debian's ``chromium``.  ``make test`` installs it where it can (root with
 apt); where it is missing these tests fail with the command that installs it."""
 
@@ -14,8 +14,8 @@ from cli_helpers import patience_here
 
 import solver
 from solver.api import make_deal
-from solver.html import replay_page
-from solver.lines import steps
+from solver.interfaces.html import replay_page
+from solver.core.lines import steps
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -104,7 +104,7 @@ def _data(page: str) -> dict:
 
 def test_a_deal_without_a_line_says_so_instead_of_step_0_of_0():
     """An undecided result with no best line (a resident solver does not send one)."""
-    from solver.result import BestProgress, SolveResult
+    from solver.core.result import BestProgress, SolveResult
 
     g, rules, position = make_deal("klondike", 1)
     result = SolveResult(game="klondike", rules=rules.to_json(), numbering="pysolfc", seed=1, verdict="unknown",
@@ -118,7 +118,7 @@ def test_a_deal_without_a_line_says_so_instead_of_step_0_of_0():
 
 
 def test_a_lost_deal_opens_on_the_end_of_its_best_line():
-    from solver.result import BestProgress, SolveResult
+    from solver.core.result import BestProgress, SolveResult
 
     won = solver.solve("klondike", 1, tt_mb=64, timeout=60)
     g, rules, position = make_deal("klondike", 1)

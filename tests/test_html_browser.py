@@ -1,4 +1,4 @@
-"""The replay page's layout (solver/html.py, issue 24), measured in a real headless
+"""The replay page's layout (solver/interfaces/html.py, issue 24), measured in a real headless
 browser at common window sizes: 1366x768, 1100x800 and 800x600.
 
 One browser session loads a harness page holding one frame per page and window size
@@ -27,12 +27,12 @@ import pytest
 from test_html import FLAGS, _browser
 
 import solver
-from solver import html_layout
+from solver.interfaces import html_layout
 from solver.api import make_deal
-from solver.html import replay_page
-from solver.lines import steps
-from solver.moves import Move
-from solver.result import SolveResult
+from solver.interfaces.html import replay_page
+from solver.core.lines import steps
+from solver.core.moves import Move
+from solver.core.result import SolveResult
 
 SIZES = ((1366, 768), (1100, 800), (800, 600))
 OPEN_AT = 5  # each page is opened at #step=5

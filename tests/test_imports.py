@@ -101,3 +101,48 @@ def test_the_circle_finder_sees_a_circle(tmp_path):
     graph = import_graph(pkg)
     assert graph["pkg.a"] == {"pkg.sub.b"} and graph["pkg.sub.b"] == {"pkg.a"}
     assert circles(graph) == [["pkg.a", "pkg.sub.b"]]
+
+
+# The package's folders are layers: a module imports only from its own layer or the ones
+# below it.  ``solver/__init__.py`` re-exports the library and sits on top.
+LAYERS = ("solver.core", "solver.engine", "solver.games", "solver.api", "solver.runs", "solver.interfaces")
+
+
+def layer_of(module: str) -> int | None:
+    for i, prefix in enumerate(LAYERS):
+        if module == prefix or module.startswith(prefix + "."):
+            return i
+    return None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """(importer, imported) pairs where a module imports from a layer above its own."""
+    found = []
+    for module, targets in sorted(graph.items()):
+        here = layer_of(module)
+        for target in sorted(targets):
+            there = layer_of(target)
+            if here is not None and there is not None and there > here:
+                found.append((module, target))
+    return found
+
+
+def test_every_module_lives_in_a_layer():
+    graph = import_graph()
+    assert [m for m in graph if layer_of(m) is None] == ["solver", "solver.__main__"]
+
+
+def test_no_module_imports_from_a_layer_above_its_own():
+    assert upward_imports(import_graph()) == []
+
+
+def test_the_layer_check_sees_an_upward_import(tmp_path):
+    """The test above can fail: a core module importing the engine is found."""
+    pkg = tmp_path / "solver"
+    for sub in ("core", "engine"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "core" / "cards.py").write_text("def f():\n    from ..engine import tt\n")
+    (pkg / "engine" / "tt.py").write_text("from ..core import cards\n")
+    assert upward_imports(import_graph(pkg)) == [("solver.core.cards", "solver.engine.tt")]

@@ -32,12 +32,12 @@ from functools import lru_cache
 import pytest
 
 import solver
-from solver.cards import full_deck
+from solver.core.cards import full_deck
 from solver.games.klondike import reference
 from solver.games.klondike.dealfile import position_to_json
 from solver.games.klondike.position import KlondikePosition, KlondikeRules
 from solver.games.klondike.searcher import KlondikeSearch, successors
-from solver.search import Limits, drive
+from solver.engine.search import Limits, drive
 
 VARIANTS = [
     KlondikeRules(draw=d, passes=p, worry_back=w)

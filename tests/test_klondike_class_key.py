@@ -25,14 +25,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.klondike import kernel as K
 from solver.games.klondike import reference
 from solver.games.klondike.codec import encode, log_to_moves, rules_array
 from solver.games.klondike.dealfile import position_to_json
 from solver.games.klondike.position import KlondikePosition, KlondikeRules
 from solver.games.klondike.searcher import KlondikeSearch, successors
-from solver.search import Limits, drive
+from solver.engine.search import Limits, drive
 from test_klondike_bruteforce import DEAL_RULES, random_deal
 
 # (ranks, piles, stock cards, deals)

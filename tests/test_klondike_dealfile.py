@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.klondike.dealfile import (
     DealFileError,
     dump_deal,

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import pytest
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.klondike import reference
 from solver.games.klondike.dealfile import position_to_json
 from solver.games.klondike.deals import klondike_deal

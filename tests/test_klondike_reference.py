@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from solver.cards import Card, full_deck, parse_card_token
+from solver.core.cards import Card, full_deck, parse_card_token
 from solver.games.klondike.position import KlondikePosition, KlondikeRules
 from solver.games.klondike.reference import (
     IllegalMove,
@@ -24,7 +24,7 @@ from solver.games.klondike.reference import (
     verify_win,
     why_illegal,
 )
-from solver.moves import Move
+from solver.core.moves import Move
 
 C = Card.parse
 DRAW1 = KlondikeRules(draw=1)

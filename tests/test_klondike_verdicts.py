@@ -27,7 +27,7 @@ from solver.games.klondike.dealfile import position_to_json
 from solver.games.klondike.deals import klondike_deal
 from solver.games.klondike.position import KlondikeRules
 from solver.games.klondike.searcher import KlondikeSearch
-from solver.search import Limits, drive
+from solver.engine.search import Limits, drive
 
 TT_MB = 64
 

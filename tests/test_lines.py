@@ -1,4 +1,4 @@
-"""Winning lines for a person (solver/lines.py, issue 14): loops cut, one step numbering."""
+"""Winning lines for a person (solver/core/lines.py, issue 14): loops cut, one step numbering."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import solver
 import solver.games
 from solver.api import make_deal
 from solver.games.klondike import reference
-from solver.lines import steps, without_cycles
-from solver.moves import Move
+from solver.core.lines import steps, without_cycles
+from solver.core.moves import Move
 
 TT = 64
 

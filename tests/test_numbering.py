@@ -10,8 +10,8 @@ from pysol_cards.random import MTRandom as PCMTRandom
 from pysol_cards.random import shuffle as pc_shuffle
 from pysol_cards.random_base import RandomBase
 
-from solver.cards import Card, full_deck
-from solver.numbering import (
+from solver.core.cards import Card, full_deck
+from solver.core.numbering import (
     LCRandom31,
     MTRandom,
     mt19937,

@@ -1,5 +1,5 @@
 """Outputs never overwrite an input or a results database, are checked before the work,
-and are written atomically (solver/outputs.py; issue 24, "Nothing lost")."""
+and are written atomically (solver/core/outputs.py; issue 24, "Nothing lost")."""
 
 from __future__ import annotations
 
@@ -10,15 +10,16 @@ import stat
 import pytest
 from cli_helpers import one_line_error, patience_here
 
-from solver import api, server
+from solver import api
+from solver.interfaces import server
 from solver.games import get_game
 from solver.games.klondike import dealfile
 from solver.games.klondike.deals import klondike_deal
-from solver.outputs import (OutputError, atomic_open, check_output, check_output_folder, is_sqlite_database,
+from solver.core.outputs import (OutputError, atomic_open, check_output, check_output_folder, is_sqlite_database,
                             same_file, write_text)
-from solver.report import write_report
-from solver.result import SolveResult
-from solver.store import Store, config_key
+from solver.runs.report import write_report
+from solver.core.result import SolveResult
+from solver.runs.store import Store, config_key
 
 
 def _leftovers(folder) -> list[str]:
@@ -218,13 +219,13 @@ def test_outputs_still_go_to_standard_output_and_to_new_files(db, tmp_path):
 
 
 def test_an_export_that_fails_half_way_keeps_the_old_file(db, tmp_path, monkeypatch):
-    import solver.cli
+    import solver.interfaces.cli
 
     def half(store, fmt, out):
         out.write("a first row\n")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(solver.cli, "_write_export", half)
+    monkeypatch.setattr(solver.interfaces.cli, "_write_export", half)
     out = tmp_path / "rows.csv"
     out.write_text("the old export\n")
     line = one_line_error(patience_here("export", "--db", str(db), "--out", str(out)))

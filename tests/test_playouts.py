@@ -1,4 +1,4 @@
-"""Randomized greedy playouts (solver/playouts.py, Windmill's kernel.playout_run) and the
+"""Randomized greedy playouts (solver/engine/playouts.py, Windmill's kernel.playout_run) and the
 twin's playout phases (searcher.restarts).  A playout's win is a win whose line the
 reference engine replays; every move it makes is legal there; running out proves
 nothing (never LOST, and drive never takes it for a loss); the same seed plays the same
@@ -16,8 +16,8 @@ from solver.games.windmill.dealfile import position_from_json
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import WindmillPlayouts, WindmillSearch, restarts
-from solver.result import LOST, UNKNOWN, WON
-from solver.search import Limits, drive
+from solver.core.result import LOST, UNKNOWN, WON
+from solver.engine.search import Limits, drive
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "windmill_bruteforce.json").read_text())
 

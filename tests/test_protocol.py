@@ -112,7 +112,7 @@ def test_klondike_presets_are_pysolfc_games_as_data(preset, want):
 def test_the_variant_table_and_the_adapters_agree():
     """Presets, their order and their options come from one table (games/variants.py);
     every option's flag is the one the command line takes."""
-    from solver.cli import solve as solve_command
+    from solver.interfaces.cli import solve as solve_command
     from solver.games.variants import ADAPTERS, OPTIONS, VARIANTS, option_help, options_of, presets_of
 
     assert sorted({v.game for v in VARIANTS}) == game_names()
@@ -159,8 +159,8 @@ def test_every_proof_a_game_gives_has_its_words(key):
 
 
 def test_the_verdict_line_prints_the_adapters_words(capsys):
-    from solver.cli import _print_result
-    from solver.result import SolveResult
+    from solver.interfaces.cli import _print_result
+    from solver.core.result import SolveResult
 
     for name, label in (("great-wheel", "low-cards-released"), ("windmill", "search+endgame"),
                         ("klondike", "relaxed-rules")):

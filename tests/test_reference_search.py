@@ -1,4 +1,4 @@
-"""The reference engines' shared exhaustive tools (solver/reference_search.py) on toy
+"""The reference engines' shared exhaustive tools (solver/games/reference_search.py) on toy
 games whose answers are known by hand, and perft_divide against perft on real deals."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from solver import reference_search as RS
+from solver.games import reference_search as RS
 from solver.games.beleaguered_castle import reference as bc
 from solver.games.beleaguered_castle.deals import bc_deal
 from solver.games.klondike import reference as kl

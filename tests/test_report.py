@@ -11,9 +11,9 @@ import pytest
 
 import solver
 from cli_helpers import one_line_error, patience, patience_here
-from solver.report import convergence, write_report
-from solver.stats import distribution, win_rate
-from solver.store import Store
+from solver.runs.report import convergence, write_report
+from solver.runs.stats import distribution, win_rate
+from solver.runs.store import Store
 
 TT = 64
 NODES = 20_000
@@ -26,7 +26,7 @@ def db(tmp_path_factory):
     path = tmp_path_factory.mktemp("report") / "r.sqlite"
     results = {}
     for draw, spec in ((1, "1-30"), (3, "1-12")):
-        rows = list(solver.batch("klondike", spec, draw=draw, max_nodes=NODES, tt_mb=TT, workers=2, mode="threads",
+        rows = list(solver.runs.batch("klondike", spec, draw=draw, max_nodes=NODES, tt_mb=TT, workers=2, mode="threads",
                                  db=path))
         results[draw] = sorted(rows, key=lambda r: r.seed)
     return path, results
@@ -95,7 +95,7 @@ def test_convergence_ends_at_the_overall_rate(db):
 
 
 def test_convergence_is_thinned_for_many_deals():
-    from solver.store import Row
+    from solver.runs.store import Row
 
     rows = [Row(s, "won" if s % 5 else "lost", None, 10, 0.001, 100) for s in range(1, 10_001)]
     xs, point, low, high = convergence(rows)
@@ -154,7 +154,7 @@ def test_distribution():
 
 def test_headline_with_unknown_deals_is_the_interval_not_a_point():
     # 31 won, 0 lost, 9 unknown printed "win rate: 100.00%" (issue 14)
-    from solver.report import _headline, rate_text
+    from solver.runs.report import _headline, rate_text
 
     r = win_rate(31, 0, 9)
     assert "100.00% [" not in rate_text(r) and rate_text(r).startswith("[")
@@ -166,8 +166,8 @@ def test_headline_with_unknown_deals_is_the_interval_not_a_point():
 def test_plots_show_seeds_the_final_figure_and_the_cap(tmp_path, monkeypatch):
     from matplotlib.figure import Figure
 
-    from solver.report import plot_convergence, plot_times
-    from solver.store import Config, Row
+    from solver.runs.report import plot_convergence, plot_times
+    from solver.runs.store import Config, Row
 
     saved = []
     monkeypatch.setattr(Figure, "savefig", lambda self, *a, **k: saved.append(self))
@@ -188,7 +188,7 @@ def test_the_batch_bar_keeps_the_interval_at_80_columns():
 
     from tqdm import tqdm
 
-    from solver.cli import BAR_FORMAT, bar_postfix, bar_rate
+    from solver.interfaces.cli import BAR_FORMAT, bar_postfix, bar_rate
 
     out = io.StringIO()
     bar = tqdm(total=100_000, initial=31_234, unit="deal", file=out, ncols=80, bar_format=BAR_FORMAT)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from solver.moves import Move
-from solver.result import LOST, MEMORY_LIMIT, NODE_LIMIT, UNKNOWN, WON
-from solver.search import RELAX_AFTER, Limits, Restarts, drive, luby
+from solver.core.moves import Move
+from solver.core.result import LOST, MEMORY_LIMIT, NODE_LIMIT, UNKNOWN, WON
+from solver.engine.search import RELAX_AFTER, Limits, Restarts, drive, luby
 
 
 class Scripted:
@@ -316,7 +316,7 @@ def test_node_limit_is_exact_when_the_twin_joins():
 def test_time_limit_is_kept_to_within_a_small_slice(monkeypatch):
     """Near the limit a slice shrinks to the time left (at the rate so far): the search
     stops close to --timeout, not up to a whole slice (a third of a second) past it."""
-    import solver.search as search
+    import solver.engine.search as search
 
     clock = [0.0]
     monkeypatch.setattr(search.time, "perf_counter", lambda: clock[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cli_helpers import one_line_error, patience, patience_here
-from solver.seeds import MAX_SEED, SeedSpec, SeedSpecError, parse_seeds
+from solver.core.seeds import MAX_SEED, SeedSpec, SeedSpecError, parse_seeds
 
 
 @pytest.mark.parametrize("text, seeds", [

@@ -1,4 +1,4 @@
-"""The resident solver (solver/server.py): same answers as a solve in process, never a
+"""The resident solver (solver/interfaces/server.py): same answers as a solve in process, never a
 different verdict, and every way it can be unavailable falls back to solving here."""
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import ROOT, patience
-from solver import server
-from solver.result import SolveResult
+from solver.interfaces import server
+from solver.core.result import SolveResult
 
 
 @pytest.fixture(scope="module")
 def running(tmp_path_factory):
     """A server in a thread of this process, with the kernels the timed waits below use
     loaded first (a compile inside a solve would outlast them)."""
-    from solver.executors import ensure_warm
+    from solver.runs.executors import ensure_warm
 
     for game in ("windmill", "klondike"):
         ensure_warm(game, 1, "pysolfc", {})
@@ -88,7 +88,7 @@ def test_text_output_and_deal_file_through_the_server(running, tmp_path):
 
 def test_a_solve_through_the_server_imports_no_numba(running):
     srv, path = running
-    code = ("import sys\nfrom solver.cli import main\n"
+    code = ("import sys\nfrom solver.interfaces.cli import main\n"
             "try:\n    main(['solve', 'klondike', '1', '--json'])\nexcept SystemExit as e:\n    assert not e.code\n"
             "assert 'numba' not in sys.modules, 'numba imported'\n")
     before = srv.solves

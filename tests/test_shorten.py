@@ -1,4 +1,4 @@
-"""Lines a person can follow (solver/shorten.py, issue 24): shortened lines replay, are
+"""Lines a person can follow (solver/core/shorten.py, issue 24): shortened lines replay, are
 never longer, and lose the detours the search left in them; a bad rewrite never escapes.
 
 Budgets here are node budgets (seconds=None), so every run makes the same line."""
@@ -10,8 +10,9 @@ import json
 import pytest
 from cli_helpers import one_line_error, patience, patience_here
 
-from solver import api, shorten
-from solver.moves import Move
+from solver import api
+from solver.core import shorten
+from solver.core.moves import Move
 
 TT = 64
 NODES = 30_000

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import solver.digest
+import solver.core.digest
 from cli_helpers import one_line_error, patience, patience_here
-from solver import server
+from solver.interfaces import server
 
 
 # ---------------------------------------------------------------- 1. the resident solver's socket
@@ -23,7 +23,7 @@ def test_the_default_socket_is_keyed_to_the_installation(monkeypatch, tmp_path):
     assert here.parent == tmp_path and here.name.endswith(".sock")
     monkeypatch.setattr(sys, "prefix", str(tmp_path / "other-venv"))
     other_venv = server.socket_path()
-    monkeypatch.setattr(solver.digest, "PACKAGE", tmp_path / "other-checkout" / "solver")
+    monkeypatch.setattr(solver.core.digest, "PACKAGE", tmp_path / "other-checkout" / "solver")
     other_checkout = server.socket_path()
     assert len({here, other_venv, other_checkout}) == 3
 
@@ -44,7 +44,7 @@ def test_a_solve_without_limits_warns_once_it_runs_long(monkeypatch):
     """One line on stderr (the JSON on stdout stays one object); a quick solve is quiet."""
     import json
 
-    from solver import cli
+    from solver.interfaces import cli
 
     monkeypatch.setenv("PATIENCE_SERVER", "off")
     monkeypatch.setattr(cli, "NO_LIMIT_WARNING_AFTER", 0.0)  # every search counts as long
@@ -94,7 +94,7 @@ def _bar_line(counts: dict, ncols: int = 200) -> str:
 
     from tqdm import tqdm
 
-    from solver.cli import BAR_FORMAT, bar_postfix
+    from solver.interfaces.cli import BAR_FORMAT, bar_postfix
 
     out = io.StringIO()
     bar = tqdm(total=1000, unit="deal", file=out, ncols=ncols, bar_format=BAR_FORMAT, mininterval=0)
@@ -113,8 +113,8 @@ def test_the_batch_bar_shows_deals_per_second_and_no_stray_separator():
 def test_the_batch_bar_keeps_an_estimate_when_deals_are_unknown():
     """31 won, 9 unknown: the estimate is 77.5%..100.0% (unknown lost / won), shown
     beside the interval, not dropped."""
-    from solver.cli import bar_rate
-    from solver.stats import win_rate
+    from solver.interfaces.cli import bar_rate
+    from solver.runs.stats import win_rate
 
     rate = win_rate(31, 0, 9)
     text = bar_rate(31, 0, 9)
@@ -217,13 +217,13 @@ def test_an_unwritable_kernel_cache_is_named_and_not_replaced_by_a_stale_one(tmp
     blocker.write_text("")
     module = tmp_path / "kern.py"
     module.write_text(textwrap.dedent("""
-        from solver.jit import njit
+        from solver.engine.jit import njit
 
         @njit
         def search_run(x):
             return x + 1
     """))
-    script = ("import sys; sys.path.insert(0, sys.argv[1]); import kern; from solver.jit import announce_compile; "
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); import kern; from solver.engine.jit import announce_compile; "
               "assert kern.search_run(1) == 2; announce_compile(kern.search_run, 'Test')")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["PATIENCE_CACHE_DIR"] = str(blocker / "cache")
@@ -257,7 +257,7 @@ def test_server_status_exits_1_when_none_runs_and_the_readme_says_so(tmp_path, m
 
 
 def test_the_server_log_names_a_deal_file_request_without_none():
-    from solver.server import _request_name
+    from solver.interfaces.server import _request_name
 
     assert _request_name({"game": "klondike", "seed": None, "deal": {"stock": []}}) == "klondike (a deal file)"
     assert _request_name({"game": "klondike", "seed": 15, "numbering": "solvitaire"}) == "klondike 15 (solvitaire)"
@@ -272,7 +272,7 @@ def test_workers_or_mode_with_a_scheduler_are_refused(tmp_path):
 
 def test_an_unreachable_scheduler_fails_within_a_few_seconds_with_one_line(tmp_path):
     """The connect timeout is a few seconds (it was 30) and the error says how long it waited."""
-    from solver import cluster
+    from solver.runs import cluster
 
     assert cluster.CONNECT_TIMEOUT <= 10
     line = one_line_error(patience_here("batch", "klondike", "--seeds", "1", "--scheduler", "tcp://127.0.0.1:9",
@@ -356,7 +356,7 @@ def test_a_tiny_solve_prints_no_nodes_per_second(monkeypatch):
 def test_a_big_enough_solve_prints_its_rate(monkeypatch):
     from types import SimpleNamespace
 
-    from solver import cli
+    from solver.interfaces import cli
 
     shown = []
     monkeypatch.setattr(cli.click, "echo", lambda text="", **kw: shown.append(text))
@@ -370,8 +370,8 @@ def test_a_big_enough_solve_prints_its_rate(monkeypatch):
 def test_count_axes_of_small_plots_have_whole_number_ticks(tmp_path, monkeypatch):
     from matplotlib.figure import Figure
 
-    from solver.report import plot_convergence, plot_times
-    from solver.store import Config, Row
+    from solver.runs.report import plot_convergence, plot_times
+    from solver.runs.store import Config, Row
 
     saved = []
     monkeypatch.setattr(Figure, "savefig", lambda self, *a, **k: saved.append(self))

@@ -6,14 +6,14 @@ import math
 
 import pytest
 
-from solver.stats import WinRate, percentile, undecided_after, wilson, win_rate
+from solver.runs.stats import WinRate, percentile, undecided_after, wilson, win_rate
 
 Z95 = 1.959964  # two-sided 95%
 Z99 = 2.575829  # two-sided 99%
 
 
 def wilson_by_hand(x: int, n: int, z: float) -> tuple[float, float]:
-    """Wilson score interval written in the "counts" form (not the p-form solver.stats uses):
+    """Wilson score interval written in the "counts" form (not the p-form solver.runs.stats uses):
 
         (x + z^2/2  -/+  z * sqrt(x (n - x) / n + z^2 / 4)) / (n + z^2)
     """

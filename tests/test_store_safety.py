@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import ROOT, one_line_error, patience_here
-from solver.batch import Batch
-from solver.lease import Heartbeat, host_id, new_owner, owner_is_dead
-from solver.result import LOST, SolveResult
-from solver.store import APPLICATION_ID, DONE, HELD, MINE, SCHEMA_VERSION, Store, config_key
+from solver.runs.batch import Batch
+from solver.runs.lease import Heartbeat, host_id, new_owner, owner_is_dead
+from solver.core.result import LOST, SolveResult
+from solver.runs.store import APPLICATION_ID, DONE, HELD, MINE, SCHEMA_VERSION, Store, config_key
 
 FIXTURE = Path(__file__).parent / "fixtures" / "store-v3-two-table-sizes.sql"
 KEY = config_key("klondike", {"draw": 1, "passes": "unlimited", "worry_back": True}, "pysolfc", 1000, None)
@@ -41,7 +41,7 @@ def _lost(seed: int) -> SolveResult:
 # evidence that no seed was solved twice, whatever the database kept.
 LOGGED_PATIENCE = """
 import sys
-import solver.executors as executors
+import solver.runs.executors as executors
 log = sys.argv.pop(1)
 solve = executors.solve_one
 def logged(*args, **kw):
@@ -51,7 +51,7 @@ def logged(*args, **kw):
             f.write(f"{args[1]}\\n")
     return result
 executors.solve_one = logged
-from solver.cli import run
+from solver.interfaces.cli import run
 sys.argv[0] = "patience"
 run()
 """

@@ -16,8 +16,8 @@ import pytest
 
 import solver
 from solver.games import adapter_for, get_game
-from solver.search import Limits, drive
-from solver.tt import DROPPED, TranspositionTable, tt_insert
+from solver.engine.search import Limits, drive
+from solver.engine.tt import DROPPED, TranspositionTable, tt_insert
 
 TINY = {3: 0.002, 6: 0.004}  # megabytes for 64 slots at 3 and 6 key words
 

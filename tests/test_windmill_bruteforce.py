@@ -19,7 +19,7 @@ from solver.games.windmill import reference as ref
 from solver.games.windmill.dealfile import position_from_json
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import WindmillSearch, restarts
-from solver.search import Limits, drive
+from solver.engine.search import Limits, drive
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "windmill_bruteforce.json").read_text())
 

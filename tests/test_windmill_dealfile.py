@@ -80,7 +80,7 @@ def test_make_rules():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "solver.cli", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_cli_unknown_preset_and_deal_file(tmp_path):

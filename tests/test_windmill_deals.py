@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import PositionError
 

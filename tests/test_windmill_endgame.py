@@ -20,7 +20,7 @@ from solver.games.windmill.dealfile import position_from_json
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import WindmillSearch, restarts
-from solver.search import Limits, drive
+from solver.engine.search import Limits, drive
 
 from windmill_helpers import random_position
 

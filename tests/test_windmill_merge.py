@@ -11,12 +11,12 @@ import random
 
 import pytest
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.windmill import reference as ref
 from solver.games.windmill import searcher as S
 from solver.games.windmill.codec import encode, rules_array
 from solver.games.windmill.position import WindmillPosition, WindmillRules
-from solver.search import Limits, drive
+from solver.engine.search import Limits, drive
 
 from windmill_helpers import random_position
 

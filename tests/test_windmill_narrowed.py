@@ -16,9 +16,9 @@ from solver.games.windmill.dealfile import position_from_json
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import WindmillSearch
-from solver.moves import Move
-from solver.result import LOST, MEMORY_LIMIT, UNKNOWN, WON
-from solver.search import Limits, drive
+from solver.core.moves import Move
+from solver.core.result import LOST, MEMORY_LIMIT, UNKNOWN, WON
+from solver.engine.search import Limits, drive
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "windmill_bruteforce.json").read_text())
 

@@ -8,12 +8,12 @@ added to it by mistake fails here.
 
 import pytest
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.windmill import reference as ref
 from solver.games.windmill.position import WindmillPosition, WindmillRules
 from solver.games.windmill.searcher import WindmillSearch
-from solver.moves import Move
-from solver.search import Limits, drive
+from solver.core.moves import Move
+from solver.engine.search import Limits, drive
 
 RULES = WindmillRules("pysolfc")
 R = 13

@@ -7,7 +7,7 @@ from solver.games.windmill import reference as ref
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import WindmillSearch, restarts
-from solver.search import Limits, drive
+from solver.engine.search import Limits, drive
 
 # Found won by the solver (lines verified); none of these takes more than 0.4 M nodes.
 WON = {

@@ -12,14 +12,14 @@ from collections import Counter
 import pytest
 
 import solver
-from solver.cards import Card
-from solver.dealfile import DealFileError
+from solver.core.cards import Card
+from solver.core.dealfile import DealFileError
 from solver.games.windmill_welford import reference as R
 from solver.games.windmill_welford.game import WindmillWelford
 from solver.games.windmill_welford.dealfile import dump_deal, load_deal, position_from_json, position_to_json
 from solver.games.windmill_welford.deals import welford_deal, welford_packs
-from solver.numbering import pysolfc_deck
-from solver.replay import ReplayError
+from solver.core.numbering import pysolfc_deck
+from solver.games.replay import ReplayError
 
 
 def cards(text: str) -> list[Card]:
@@ -207,8 +207,8 @@ def test_adapter_solves_and_verifies(tmp_path):
 def test_every_spelling_keeps_the_stored_configuration_key():
     """Databases written before Welford had a folder of its own still match: a batch
     of the preset, however named, has the configuration key it always had."""
-    from solver.batch import Batch
-    from solver.store import config_key
+    from solver.runs.batch import Batch
+    from solver.runs.store import config_key
 
     want = config_key("windmill", {"rules": "welford"}, "pysolfc", 1000, None)
     for game, options in (("windmill", {"rules": "welford"}), ("propeller", {"rules": "Welford"}),
@@ -223,27 +223,27 @@ def test_api_solve_windmill_welford():
     assert r.verdict == "won" and r.verified
     assert any(m.src == "stock" and m.dst.startswith("C") for m in r.moves)  # refills are explicit
     # the JSON form of the moves replays too
-    from solver.moves import Move
+    from solver.core.moves import Move
 
     moves = [Move.from_json(m.to_json()) for m in r.moves]
     R.verify_win(welford_deal(5), moves)
 
 
 def test_cli_solve_windmill_welford(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "solver.cli", "solve", "windmill", "5", "--rules", "welford",
+    out = subprocess.run([sys.executable, "-m", "solver", "solve", "windmill", "5", "--rules", "welford",
                           "--json", "--tt-mb", "16"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["verdict"] == "won"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"sails": []}))
-    out = subprocess.run([sys.executable, "-m", "solver.cli", "solve", "windmill", "--rules", "welford",
+    out = subprocess.run([sys.executable, "-m", "solver", "solve", "windmill", "--rules", "welford",
                           "--deal", str(bad)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and out.stderr.strip().count("\n") == 0, out.stderr
 
 
 def test_drive_limits_give_unknown():
-    from solver.search import Limits, drive
+    from solver.engine.search import Limits, drive
     from solver.games.windmill_welford.searcher import WelfordSearch
 
     hard = welford_deal(1)  # not decided within these limits

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.windmill_welford import reference as R
 from solver.games.windmill_welford import searcher as S
 from solver.games.windmill_welford.deals import position_with
-from solver.moves import Move
-from solver.replay import IllegalMove, ReplayError
+from solver.core.moves import Move
+from solver.games.replay import IllegalMove, ReplayError
 
 
 def C(text: str) -> Card:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.windmill import reference as ref
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillPosition, WindmillRules

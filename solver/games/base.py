@@ -12,8 +12,8 @@ import importlib
 from types import ModuleType
 from typing import Any, Iterator
 
-from ..moves import Move
-from ..numbering import PYSOLFC
+from ..core.moves import Move
+from ..core.numbering import PYSOLFC
 
 
 class GameAdapter:

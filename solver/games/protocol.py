@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
-from ..moves import Move
+from ..core.moves import Move
+from ..engine.search import Search  # noqa: F401  (the driver's contract, kept where the driver lives; re-exported for games)
 
 
 @runtime_checkable
@@ -33,30 +34,6 @@ class Position(Protocol):
     def validate(self) -> None: ...
 
     def key(self) -> tuple: ...
-
-
-@runtime_checkable
-class Search(Protocol):
-    """One kernel search of one position, as ``search.drive`` runs it in slices."""
-
-    nodes: int
-    stored_states: int
-    join_after: int  # as a second search: main-search nodes before it joins
-    proves_loss: bool  # running out of moves proves no line wins (False: it tries only some moves)
-
-    def start(self) -> str | None: ...  # the verdict if decided at the root, else None
-
-    def run(self, budget: int) -> str | None: ...  # WON / LOST / MEMORY_LIMIT, or None (paused)
-
-    def grow(self) -> bool: ...  # after MEMORY_LIMIT: enlarge the table if allowed
-
-    def line(self) -> list[Move]: ...  # the moves to the current node (the win, once won)
-
-    def best_cards(self) -> int: ...
-
-    def progress(self) -> Any: ...  # search.Progress: the best position so far and its line
-
-    def counters(self) -> dict[str, int]: ...  # running totals: tt_dropped and the game's reductions
 
 
 @runtime_checkable

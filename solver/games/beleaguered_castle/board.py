@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...cards import RANKS, SUITS
+from ...core.cards import RANKS, SUITS
 from .position import BCPosition
 
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...cards import Card
-from ...dealfile import (DealFileError, check_object, dump_with, int_field, load_with, parse_face_up, pile_lists,
+from ...core.cards import Card
+from ...core.dealfile import (DealFileError, check_object, dump_with, int_field, load_with, parse_face_up, pile_lists,
                          suit_foundation_tokens, suit_foundations, validated)
 from .position import PILES, BCPosition, PositionError
 

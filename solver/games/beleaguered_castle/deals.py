@@ -18,8 +18,8 @@ t = 0, 1, ... of the deal is taken from the back of the vector and goes to pile 
 
 from __future__ import annotations
 
-from ...cards import Card
-from ...numbering import PYSOLFC, SOLVITAIRE, pysolfc_shuffled_cards, solvitaire_shuffled_cards
+from ...core.cards import Card
+from ...core.numbering import PYSOLFC, SOLVITAIRE, pysolfc_shuffled_cards, solvitaire_shuffled_cards
 from .position import PILES, BCPosition
 
 NUMBERINGS = (PYSOLFC, SOLVITAIRE)

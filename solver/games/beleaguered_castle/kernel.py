@@ -60,10 +60,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
-from ...order import noise, noise_base, sort_by_score
-from ...bestpath import keep_path_packed
-from ...tt import tt_insert
+from ...engine.jit import njit
+from ...engine.order import noise, noise_base, sort_by_score
+from ...engine.bestpath import keep_path_packed
+from ...engine.tt import tt_insert
 
 CAP = 32
 P0 = 0

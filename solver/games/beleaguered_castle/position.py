@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...cards import Card, full_deck
+from ...core.cards import Card, full_deck
 
 PILES = 8  # tableau piles in the real game
 MAX_PILE = 20  # cards per pile a position may hold (the kernel's rows fit 20 + a run of 12)

@@ -20,10 +20,10 @@ Rules (the highest rank of the deck, ``position.ranks``, plays the King's role):
 
 from __future__ import annotations
 
-from ...cards import SUIT_NAMES
-from ...moves import Move
-from ... import reference_search
-from ...replay import IllegalMove, ReplayError, replay_moves, replay_win  # noqa: F401 (ReplayError re-exported)
+from ...core.cards import SUIT_NAMES
+from ...core.moves import Move
+from .. import reference_search
+from ..replay import IllegalMove, ReplayError, replay_moves, replay_win  # noqa: F401 (ReplayError re-exported)
 from .position import BCPosition, PositionError
 
 

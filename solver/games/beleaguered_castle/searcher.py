@@ -6,9 +6,9 @@ from functools import partial
 
 import numpy as np
 
-from ...kernel_search import (KernelSearch, RingGeometry, perft as kernel_perft, ring_workspace, row_keys,
+from ...engine.kernel_search import (KernelSearch, RingGeometry, perft as kernel_perft, ring_workspace, row_keys,
                               successor_rows, warm_once)
-from ...search import Restarts, luby
+from ...engine.search import Restarts, luby
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import BCPosition, BCRules

@@ -6,8 +6,8 @@ from collections import Counter
 
 import numpy as np
 
-from ...cards import Card
-from ...moves import Move
+from ...core.cards import Card
+from ...core.moves import Move
 from . import kernel as K
 from .position import FOUNDATION_PILES, GWPosition, GWRules
 

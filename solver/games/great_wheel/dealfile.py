@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...dealfile import (validated, DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with,
+from ...core.dealfile import (validated, DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with,
                          parse_face_up)
 from .deals import NUMBERINGS
 from .position import FILL, FOUNDATION_PILES, FULL_RANKS, PILES, GWPosition, PositionError

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import random
 
-from ...cards import Card
-from ...numbering import PYSOLFC, pysolfc_shuffled_cards
+from ...core.cards import Card
+from ...core.numbering import PYSOLFC, pysolfc_shuffled_cards
 from .position import FILL, FULL_RANKS, PILES, GWPosition, deck
 
 NUMBERINGS = (PYSOLFC,)

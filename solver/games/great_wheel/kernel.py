@@ -58,7 +58,7 @@ Why the key is exact (equal keys => positions of equal game value):
   is empty after the automatic actions, and a move empties at most one pile), so a
   position and its copy with two piles swapped have the same game value (as Solvitaire
   does, Blake & Gent 2026).
-The transposition table (solver/tt.py) prunes a state only when all six words equal a
+The transposition table (solver/engine/tt.py) prunes a state only when all six words equal a
 stored key: never on a hash alone.
 
 Pruning (``R_PRUNE``), all exact by the pile symmetry above: a card goes only into the
@@ -94,10 +94,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
-from ...order import rand_below, sort_by_score
-from ...bestpath import keep_path_packed
-from ...tt import tt_insert
+from ...engine.jit import njit
+from ...engine.order import rand_below, sort_by_score
+from ...engine.bestpath import keep_path_packed
+from ...engine.tt import tt_insert
 
 CAP = 16
 NPILES_MAX = 8
@@ -583,7 +583,7 @@ def keys_of(rows, ctx, rules, out):
 
 
 # ----------------------------------------------------------------- playouts
-# Randomized greedy playouts (solver/playouts.py), as in windmill/kernel.py: from the root,
+# Randomized greedy playouts (solver/engine/playouts.py), as in windmill/kernel.py: from the root,
 # one move after another chosen by gen_moves's score plus a random 0..spread-1 (or, with
 # the playout's chance, uniformly), until won, stuck or PLAYOUT_DEPTH moves; then again
 # from the root.  A win is a line of legal moves (replayed like any other); running out

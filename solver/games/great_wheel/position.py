@@ -43,7 +43,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..variants import presets_of
-from ...cards import Card
+from ...core.cards import Card
 
 PILES = 8  # tableau piles of the real game
 FILL = 4  # cards per pile at the deal and per refill

@@ -28,9 +28,9 @@ refill of position.py happen.
 
 from __future__ import annotations
 
-from ...moves import Move
-from ... import reference_search
-from ...replay import IllegalMove, ReplayError, replay_win
+from ...core.moves import Move
+from .. import reference_search
+from ..replay import IllegalMove, ReplayError, replay_win
 from .position import FOUNDATION_PILES, GWPosition, GWRules, PositionError
 
 __all__ = ["IllegalMove", "ReplayError", "why_illegal", "legal_moves", "apply_move", "verify_win",

@@ -62,8 +62,8 @@ its slices take about as long as a kernel's.
 
 from __future__ import annotations
 
-from ...moves import Move
-from ...result import LOST, MEMORY_LIMIT, WON
+from ...core.moves import Move
+from ...core.result import LOST, MEMORY_LIMIT, WON
 from .position import GWPosition, GWRules
 
 LOW = 3  # Aces, Twos and Threes

@@ -6,10 +6,10 @@ from functools import partial
 
 import numpy as np
 
-from ...kernel_search import (KernelSearch, RingGeometry, perft as kernel_perft, ring_workspace, row_keys,
+from ...engine.kernel_search import (KernelSearch, RingGeometry, perft as kernel_perft, ring_workspace, row_keys,
                               successor_rows as kernel_rows, warm_once)
-from ...playouts import PlayoutSearch
-from ...search import Restarts
+from ...engine.playouts import PlayoutSearch
+from ...engine.search import Restarts
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array, talon_of
 from .position import GWPosition, GWRules
@@ -58,7 +58,7 @@ class GWSearch(KernelSearch):
 
 
 class GWPlayouts(PlayoutSearch):
-    """Randomized greedy playouts of one position (kernel.playout_run, solver/playouts.py):
+    """Randomized greedy playouts of one position (kernel.playout_run, solver/engine/playouts.py):
     wins are wins, running out proves nothing.  ``salt`` varies the generator's seed
     (which is otherwise the deal's)."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...cards import RANKS, SUITS
+from ...core.cards import RANKS, SUITS
 from .position import KlondikePosition
 
 

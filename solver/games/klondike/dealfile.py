@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...dealfile import (validated, DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with,
+from ...core.dealfile import (validated, DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with,
                          parse_card, pile_lists, suit_foundation_tokens, suit_foundations)
 from .position import KlondikePosition, PositionError
 

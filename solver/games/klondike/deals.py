@@ -16,7 +16,7 @@ to the waste, so ``draw`` does not change a Solvitaire deal.
 
 from __future__ import annotations
 
-from ...numbering import PYSOLFC, SOLVITAIRE, pysolfc_shuffled_cards, solvitaire_shuffled_cards
+from ...core.numbering import PYSOLFC, SOLVITAIRE, pysolfc_shuffled_cards, solvitaire_shuffled_cards
 from .position import KlondikePosition
 
 NUMBERINGS = (PYSOLFC, SOLVITAIRE)

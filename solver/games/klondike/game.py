@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...dealfile import DealFileError
+from ...core.dealfile import DealFileError
 from ..base import GameAdapter
 from ..variants import preset_options, presets_of
 from . import board, dealfile, reference

@@ -142,10 +142,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
-from ...order import sort_by_score
-from ...bestpath import keep_path
-from ...tt import tt_insert
+from ...engine.jit import njit
+from ...engine.order import sort_by_score
+from ...engine.bestpath import keep_path
+from ...engine.tt import tt_insert
 
 CAP = 20
 P0 = 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...cards import Card, full_deck
+from ...core.cards import Card, full_deck
 
 
 class PositionError(ValueError):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...kernel_search import (KernelSearch, Workspace, perft as kernel_perft, successor_rows, table_for, warm_once,
+from ...engine.kernel_search import (KernelSearch, Workspace, perft as kernel_perft, successor_rows, table_for, warm_once,
                              workspace_for)
-from ...numbering import PYSOLFC
+from ...core.numbering import PYSOLFC
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import KlondikePosition, KlondikeRules

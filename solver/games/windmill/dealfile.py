@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...dealfile import validated, DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with, parse_face_up
+from ...core.dealfile import validated, DealFileError, card_list, card_token, check_object, dump_with, int_field, load_with, parse_face_up
 from .deals import NUMBERINGS
 from .position import CELLS, KING_PILES, PositionError, WindmillPosition
 

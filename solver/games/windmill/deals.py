@@ -14,8 +14,8 @@ Reduced games (tests): two packs of ranks A..``ranks`` created the same way, and
 
 from __future__ import annotations
 
-from ...cards import Card
-from ...numbering import PYSOLFC, pysolfc_deck, pysolfc_shuffle
+from ...core.cards import Card
+from ...core.numbering import PYSOLFC, pysolfc_deck, pysolfc_shuffle
 from .position import CELLS, WindmillPosition
 
 NUMBERINGS = (PYSOLFC,)

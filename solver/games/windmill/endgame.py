@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
+from ...engine.jit import njit
 
 FRAME = 9
 F_CEN, F_L0, F_FLAG, F_NEXT, F_PLAYED, F_JOINED = 0, 1, 5, 6, 7, 8

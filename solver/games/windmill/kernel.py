@@ -2,7 +2,7 @@
 
 Everything jitted for Windmill lives in this one file (numba cache trap, see jit.py).
 
-The transposition table (solver/tt.py) prunes only on an exact match of the whole
+The transposition table (solver/engine/tt.py) prunes only on an exact match of the whole
 packed key below (3 words), never on a hash alone.
 
 Working state: one int8 row per DFS level, copy-make (a child is a copy of its parent
@@ -114,10 +114,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
-from ...bestpath import keep_path
-from ...order import noise, noise_base, rand_below, sort_by_score
-from ...tt import tt_insert
+from ...engine.jit import njit
+from ...engine.bestpath import keep_path
+from ...engine.order import noise, noise_base, rand_below, sort_by_score
+from ...engine.tt import tt_insert
 from . import endgame as EG
 
 CEN0 = 0
@@ -578,7 +578,7 @@ def keys_of(rows, ctx, rules, out):
 
 
 # ----------------------------------------------------------------- playouts
-# Randomized greedy playouts (solver/playouts.py): from the root, one move after another
+# Randomized greedy playouts (solver/engine/playouts.py): from the root, one move after another
 # chosen by gen_moves's score plus a random 0..spread-1, until won, stuck or PLAYOUT_DEPTH
 # moves; then again from the root.  A win is a line of legal moves (replayed like any
 # other); running out proves nothing.  Workspace ``pw`` = (cur, path, best, pctr, rng):

@@ -45,7 +45,7 @@ from typing import Any
 from dataclasses import dataclass, field
 
 from ..variants import presets_of
-from ...cards import Card
+from ...core.cards import Card
 
 PRESETS = presets_of("windmill")  # the default first (variants.VARIANTS)
 ALIASES = ("propeller",)  # the game's other names

@@ -112,7 +112,7 @@ import time
 from array import array
 from dataclasses import dataclass, field
 
-from ...moves import Move
+from ...core.moves import Move
 from . import reference as ref
 from .position import WindmillPosition, WindmillRules
 

@@ -25,9 +25,9 @@ Moves (``Move(src, dst, card, 1)``; R = ``position.ranks`` plays the King's role
 
 from __future__ import annotations
 
-from ...moves import Move
-from ... import reference_search
-from ...replay import IllegalMove, ReplayError, replay_moves, replay_win
+from ...core.moves import Move
+from .. import reference_search
+from ..replay import IllegalMove, ReplayError, replay_moves, replay_win
 from .position import PositionError, WindmillPosition, WindmillRules
 
 __all__ = ["IllegalMove", "ReplayError", "why_illegal", "legal_moves", "apply_move", "replay", "verify_win",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, row_keys as kernel_row_keys, \
+from ...engine.kernel_search import KernelSearch, Workspace, perft as kernel_perft, row_keys as kernel_row_keys, \
     successor_rows as kernel_successor_rows, warm_once
-from ...playouts import PlayoutSearch
-from ...search import Restarts, luby
+from ...engine.playouts import PlayoutSearch
+from ...engine.search import Restarts, luby
 from . import endgame
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
@@ -65,7 +65,7 @@ def _endgame_counters(ws: Workspace) -> dict[str, int]:
 
 
 class WindmillPlayouts(PlayoutSearch):
-    """Randomized greedy playouts of one position (kernel.playout_run, solver/playouts.py):
+    """Randomized greedy playouts of one position (kernel.playout_run, solver/engine/playouts.py):
     wins are wins, running out proves nothing.  ``salt`` varies the generator's seed
     (which is otherwise the deal's).  As a phase of the twin it reports the endgame
     counters of the twin's depth-first workspace ``dfs`` (running totals shared by the

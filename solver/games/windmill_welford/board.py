@@ -7,7 +7,7 @@ bottom left, K4 bottom right."""
 
 from __future__ import annotations
 
-from ...cards import RANKS
+from ...core.cards import RANKS
 from ..windmill.board import waste_line
 from .position import SAILS, WelfordPosition
 

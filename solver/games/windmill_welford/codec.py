@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cards import Card
-from ...moves import Move
+from ...core.cards import Card
+from ...core.moves import Move
 from . import kernel as K
 from .position import KING_PILES, WelfordPosition
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...dealfile import validated, DealFileError, card_list, check_object, dump_with, int_field, load_with, parse_face_up, card_token
+from ...core.dealfile import validated, DealFileError, card_list, check_object, dump_with, int_field, load_with, parse_face_up, card_token
 from .deals import NUMBERINGS
 from .position import KING_PILES, SAILS, WelfordPosition, WelfordPositionError
 

@@ -21,8 +21,8 @@ Reduced games (tests): two packs of ranks A..``ranks`` and 1..4 sails, dealt the
 
 from __future__ import annotations
 
-from ...cards import Card
-from ...numbering import PYSOLFC, pysolfc_deck, pysolfc_random
+from ...core.cards import Card
+from ...core.numbering import PYSOLFC, pysolfc_deck, pysolfc_random
 from .position import SAILS, WelfordPosition
 
 NUMBERINGS = (PYSOLFC,)

@@ -11,7 +11,7 @@ kernel.py (numba search), codec.py, searcher.py, board.py.
 Piles: ``centre``; ``K1``..``K4`` (king piles); ``C1``..``C4`` the inner and ``C5``..``C8``
 the outer cells of sails 1..4 (north, east, south, west); ``stock``, ``waste``.
 
-A player's move list (each item a solver.moves.Move):
+A player's move list (each item a solver.core.moves.Move):
 - ``C5 -> centre`` / ``waste -> K2`` / ``K3 -> centre``: one card played;
 - ``stock -> C1``, ``stock -> C5``, ...: the cards of one refill, in refill order (inner
   cells of sails 1..4, then outer cells of sails 1..4; all gaps, or until the stock is

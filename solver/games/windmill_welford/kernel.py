@@ -1,7 +1,7 @@
 """Welford's Windmill search kernel (numba): state rows, moves, exact keys, iterative DFS.
 
 Everything jitted for the welford preset lives in this one file (numba cache trap, see
-solver/jit.py).  It shares no code with reference.py.
+solver/engine/jit.py).  It shares no code with reference.py.
 
 Working state: one int8 row per DFS level (copy-make: a child is a copy of its parent
 with one action applied, so there is no undo code to get wrong).
@@ -55,7 +55,7 @@ length is ``ranks``; the centre's ranks follow from its height.  What is lost is
 relabelled have the same legal action sequences and win together), and (b) which king
 pile is which: the rules treat the four alike (a permutation of the piles maps legal
 actions to legal actions and won positions to won positions).  So two positions with
-equal keys have the same game value.  The transposition table (solver/tt.py) prunes
+equal keys have the same game value.  The transposition table (solver/engine/tt.py) prunes
 only on an exact match of this whole 3-word key, never on a hash alone.
 
 Move ordering (R_ORDER, R_NOISE): a heuristic only (see _score; R_NOISE != 0 adds a
@@ -79,10 +79,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
-from ...bestpath import keep_path
-from ...order import noise as _noise, noise_base, rand_below
-from ...tt import tt_insert
+from ...engine.jit import njit
+from ...engine.bestpath import keep_path
+from ...engine.order import noise as _noise, noise_base, rand_below
+from ...engine.tt import tt_insert
 
 CELL0 = 0
 SN0 = 8
@@ -541,7 +541,7 @@ def keys_of(rows, ctx, rules, out):
 
 
 # ----------------------------------------------------------------- playouts
-# Randomized greedy playouts (solver/playouts.py), as in windmill/kernel.py: from the root,
+# Randomized greedy playouts (solver/engine/playouts.py), as in windmill/kernel.py: from the root,
 # one action after another, the one of highest ordering-3 rank (plays to the centre, then
 # sail tops to king piles, king-pile tops to the centre, the waste top to a king pile,
 # then refill / draw / redeal) times 100 plus a random 0..spread-1, or with the playout's

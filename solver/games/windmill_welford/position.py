@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from collections import Counter
 
-from ...cards import Card
+from ...core.cards import Card
 
 SAILS = 4
 KING_PILES = 4

@@ -45,9 +45,9 @@ at the deal.
 
 from __future__ import annotations
 
-from ...moves import Move
-from ... import reference_search
-from ...replay import IllegalMove, ReplayError, replay_moves, replay_win  # noqa: F401 (re-exported)
+from ...core.moves import Move
+from .. import reference_search
+from ..replay import IllegalMove, ReplayError, replay_moves, replay_win  # noqa: F401 (re-exported)
 from .position import KING_PILES, SAILS, WelfordPosition, WelfordPositionError, rank_name
 
 _KING_NAMES = {f"K{j + 1}": j for j in range(KING_PILES)}

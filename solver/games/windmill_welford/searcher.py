@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once
-from ...playouts import PlayoutSearch
-from ...search import Limits, Restarts, drive, luby
+from ...engine.kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once
+from ...engine.playouts import PlayoutSearch
+from ...engine.search import Limits, Restarts, drive, luby
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import WelfordPosition
@@ -54,7 +54,7 @@ class WelfordSearch(KernelSearch):
 
 
 class WelfordPlayouts(PlayoutSearch):
-    """Randomized greedy playouts of one position (kernel.playout_run, solver/playouts.py):
+    """Randomized greedy playouts of one position (kernel.playout_run, solver/engine/playouts.py):
     wins are wins, running out proves nothing.  ``salt`` varies the generator's seed
     (which is otherwise the deal's)."""
 

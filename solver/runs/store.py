@@ -19,7 +19,7 @@ Layout (``PRAGMA user_version`` = 4, ``PRAGMA application_id`` = APPLICATION_ID)
              that the reference engine did not verify and an 'interrupted' one (it
              must be solved again by the next run).
     claims   the seeds being solved now: (config, seed) PRIMARY KEY, owner, expires
-             (unix time); see ``claim`` and solver/lease.py.
+             (unix time); see ``claim`` and solver/runs/lease.py.
     results  a view joining configs and deals (what ``patience export`` prints).
 
 Ours, or not: a database we create is marked with ``PRAGMA application_id``.  An
@@ -46,7 +46,7 @@ Durability and concurrency:
   no live claim of another owner exists, then write its own; two processes or two
   machines sharing the file never both take it), and ``add`` writes the result and
   drops the claim in one transaction.  A claim expires unless its owner renews it
-  (solver/lease.py: a heartbeat thread renews them all every few seconds, however long
+  (solver/runs/lease.py: a heartbeat thread renews them all every few seconds, however long
   a deal runs); an expired claim, or one whose owner is known dead, is taken over.  So
   batches sharing a database share its seeds: each seed is solved once.
 - ``INSERT ... ON CONFLICT (config, seed) DO NOTHING`` on the UNIQUE key: should two
@@ -72,8 +72,8 @@ from pathlib import Path
 from typing import Any
 
 from .lease import LEASE_SECONDS, owner_is_dead
-from .result import LOST, UNKNOWN, WON, SolveResult, describe_rules
-from .seeds import SeedSpec
+from ..core.result import LOST, UNKNOWN, WON, SolveResult, describe_rules
+from ..core.seeds import SeedSpec
 
 SCHEMA_VERSION = 4
 APPLICATION_ID = 0x50415443  # "PATC": marks a patience results database (PRAGMA application_id)
@@ -433,7 +433,7 @@ class Store:
     def claim(self, config: int, seed: int, owner: str, lease: float = LEASE_SECONDS) -> str:
         """Take ``seed`` for ``owner`` unless it is stored (DONE) or another owner's
         claim on it is live (HELD): then MINE, with an expiry ``lease`` seconds on.  An
-        expired claim, or one whose owner is known dead (solver/lease.py), is taken over."""
+        expired claim, or one whose owner is known dead (solver/runs/lease.py), is taken over."""
         now = time.time()
         with self._transaction():
             if self.conn.execute("SELECT 1 FROM deals WHERE config = ? AND seed = ?", (config, seed)).fetchone():

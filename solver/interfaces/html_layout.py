@@ -1,4 +1,4 @@
-"""Each game's table as piles of cards, for the replay page (solver/html.py).
+"""Each game's table as piles of cards, for the replay page (solver/interfaces/html.py).
 
 A game's *frame* is the fixed arrangement of its piles: rows of slots, a slot being a
 pile or ``None`` (an empty place one card wide).  A pile slot says the pile's name (the
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import RANKS, SUITS
+from ..core.cards import RANKS, SUITS
 
 DOWN, RIGHT, TOP = "down", "right", "top"
 FACE_DOWN = "##"

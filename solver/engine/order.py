@@ -48,7 +48,7 @@ def sort_by_score(moves, n0, n):
 @njit(inline="always")
 def rand_below(rng, n):
     """A pseudo-random 0..n-1 (n >= 1) from the generator state rng[0] (a uint64 array
-    of one, advanced: splitmix64), for the kernels' playouts (solver/playouts.py)."""
+    of one, advanced: splitmix64), for the kernels' playouts (solver/engine/playouts.py)."""
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
     z = rng[0]
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)

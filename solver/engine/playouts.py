@@ -36,8 +36,8 @@ from typing import Any, Callable
 import numpy as np
 
 from .kernel_search import Workspace, expand, workspace_for
-from .moves import Move
-from .result import WON
+from ..core.moves import Move
+from ..core.result import WON
 from .search import LazyLine, Progress
 
 

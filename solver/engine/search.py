@@ -11,11 +11,35 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple, Protocol
+from typing import Any, Callable, NamedTuple, Protocol, runtime_checkable
 
-from .games.protocol import Search
-from .moves import Move
-from .result import INTERRUPTED, LOST, MEMORY_LIMIT, NODE_LIMIT, TIME_LIMIT, UNKNOWN, WON
+from ..core.moves import Move
+from ..core.result import INTERRUPTED, LOST, MEMORY_LIMIT, NODE_LIMIT, TIME_LIMIT, UNKNOWN, WON
+
+
+@runtime_checkable
+class Search(Protocol):
+    """One kernel search of one position, as ``search.drive`` runs it in slices."""
+
+    nodes: int
+    stored_states: int
+    join_after: int  # as a second search: main-search nodes before it joins
+    proves_loss: bool  # running out of moves proves no line wins (False: it tries only some moves)
+
+    def start(self) -> str | None: ...  # the verdict if decided at the root, else None
+
+    def run(self, budget: int) -> str | None: ...  # WON / LOST / MEMORY_LIMIT, or None (paused)
+
+    def grow(self) -> bool: ...  # after MEMORY_LIMIT: enlarge the table if allowed
+
+    def line(self) -> list[Move]: ...  # the moves to the current node (the win, once won)
+
+    def best_cards(self) -> int: ...
+
+    def progress(self) -> Any: ...  # search.Progress: the best position so far and its line
+
+    def counters(self) -> dict[str, int]: ...  # running totals: tt_dropped and the game's reductions
+
 
 RELAX_AFTER = 1 << 16  # nodes of main search before a second search (drive) joins in
 

@@ -16,15 +16,16 @@ import threading
 
 import click
 
-from . import api, server
-from .games import game_names, get_game
-from .games.variants import VARIANTS, flag, from_pysolfc_id, option_help, options_of
-from .lines import steps
-from .moves import Move
-from .numbering import PYSOLFC
-from .outputs import OutputError, check_output, check_output_folder, output_file, write_text
-from .result import SolveResult, VerificationError, describe_rules
-from .resources import DEFAULT_TT_MB
+from .. import api
+from . import server
+from ..games import game_names, get_game
+from ..games.variants import VARIANTS, flag, from_pysolfc_id, option_help, options_of
+from ..core.lines import steps
+from ..core.moves import Move
+from ..core.numbering import PYSOLFC
+from ..core.outputs import OutputError, check_output, check_output_folder, output_file, write_text
+from ..core.result import SolveResult, VerificationError, describe_rules
+from ..engine.resources import DEFAULT_TT_MB
 
 
 class PatienceError(click.UsageError):
@@ -114,7 +115,7 @@ def _check_output(path, inputs, folder: bool = False, stdout: bool = True) -> No
 
 
 def _db_file(db_path):
-    from .store import default_db_path
+    from ..runs.store import default_db_path
 
     return db_path or default_db_path()
 
@@ -330,7 +331,7 @@ def deal(game, seed, numbering, draw, passes, no_worry_back, rules_name, as_json
 
 def _read_moves(path: str, after: int | None) -> list[Move]:
     """Moves from a file: a JSON list of moves, or the object ``solve --json`` prints."""
-    from .dealfile import DealFileError, read_json
+    from ..core.dealfile import DealFileError, read_json
 
     try:
         obj = read_json(path)
@@ -410,7 +411,7 @@ def bar_rate(won: int, lost: int, unknown: int) -> str:
     range, those deals counted as lost and as won (won / all to (won + unknown) / all),
     as the interval counts them: 31 won, 9 unknown is "77.5%-100.0%", not "100%".  One
     decimal: the bar must fit 80 columns (the summary at the end gives two)."""
-    from .stats import win_rate
+    from ..runs.stats import win_rate
 
     rate = win_rate(won, lost, unknown)
     n = rate.n
@@ -444,7 +445,7 @@ def _db_option(f):
 
 
 def _existing_db(db_path):
-    from .store import Store, StoreError, default_db_path
+    from ..runs.store import Store, StoreError, default_db_path
 
     path = db_path or default_db_path()
     if not os.path.isfile(path):
@@ -479,9 +480,9 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
     """
     from tqdm import tqdm
 
-    from .batch import Batch
-    from .report import summarize, summary_text
-    from .store import StoreError, default_db_path
+    from ..runs.batch import Batch
+    from ..runs.report import summarize, summary_text
+    from ..runs.store import StoreError, default_db_path
 
     options = _rule_options(draw, passes, no_worry_back, rules_name)
     game, options = _pysolfc_game(game, options)
@@ -547,7 +548,7 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
 def seeds(game, numbering, draw, passes, no_worry_back, rules_name, db_path, won, out_file):
     """The decided deals of GAME in a results database, graded by difficulty, as a plain
     list a solitaire program can load ("winnable deals only")."""
-    from .bank import bank, bank_text
+    from ..runs.bank import bank, bank_text
 
     options = _rule_options(draw, passes, no_worry_back, rules_name)
     game, options = _pysolfc_game(game, options)
@@ -580,7 +581,7 @@ def seeds(game, numbering, draw, passes, no_worry_back, rules_name, db_path, won
               help="Folder for the PNG plots and report.md.")
 def report(db_path, out_dir):
     """Markdown table of every configuration in the database, and PNG plots."""
-    from .report import write_report
+    from ..runs.report import write_report
 
     _check_output(out_dir, [_db_file(db_path)], folder=True)
     with _existing_db(db_path) as store:
@@ -635,7 +636,7 @@ def _write_export(store, fmt, out) -> None:
 @click.option("--max-nodes", type=int, default=None, help="Node cap per deal (default: the bench's own).")
 def bench(max_nodes):
     """Deterministic node-count signature over fixed deals (quote it in commits)."""
-    from .bench import BENCH_MAX_NODES, run_bench
+    from ..runs.bench import BENCH_MAX_NODES, run_bench
 
     if max_nodes is not None and max_nodes < 1:
         raise PatienceError(f"invalid --max-nodes {max_nodes}: must be at least 1")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .moves import Move
+from ..core.moves import Move
 
 
 class IllegalMove(ValueError):

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .numbering import PYSOLFC
-from .result import LOST, WON, describe_rules
+from ..core.numbering import PYSOLFC
+from ..core.result import LOST, WON, describe_rules
 from .store import Row, Store
 
 # (share of the bank that took fewer nodes: below this, grade)

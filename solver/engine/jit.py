@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numba
 
-from .digest import source_digest
+from ..core.digest import source_digest
 
 
 def cache_dir() -> Path:

@@ -53,8 +53,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .digest import source_digest
-from .numbering import PYSOLFC
+from ..core.digest import source_digest
+from ..core.numbering import PYSOLFC
 
 ENV = "PATIENCE_SERVER"
 PROGRESS_EVERY = 0.25  # seconds between progress messages
@@ -95,7 +95,7 @@ def installation_id() -> str:
     Python) and the folder the ``solver`` package is imported from."""
     import hashlib
 
-    from .digest import PACKAGE
+    from ..core.digest import PACKAGE
 
     where = f"{os.path.realpath(sys.prefix)}\0{PACKAGE}"
     return hashlib.sha256(where.encode()).hexdigest()[:8]
@@ -180,7 +180,7 @@ def solve_remote(request: dict, progress: Callable[[Any], None] | None = None,
     sock = _connect(path if path is not None else socket_path())
     if sock is None:
         return None
-    from .search import Status
+    from ..engine.search import Status
 
     try:
         _send(sock, {"call": "solve", "digest": digest or source_digest(), **request})
@@ -219,7 +219,7 @@ def solve_remote(request: dict, progress: Callable[[Any], None] | None = None,
             elif "result" in msg:
                 return msg["result"]
             elif msg.get("error") == "verification":
-                from .result import VerificationError
+                from ..core.result import VerificationError
 
                 raise VerificationError(msg.get("message", ""))
             elif msg.get("error") == "usage":
@@ -269,7 +269,7 @@ def start(path: Path | None = None, wait: float = 900.0, waiting: Callable[[], N
         log_file = log_path(path)
         before = log_file.stat().st_size if log_file.exists() else 0
         with open(log_file, "ab") as log:
-            proc = subprocess.Popen([sys.executable, "-m", "solver.server", str(path)], stdin=subprocess.DEVNULL,
+            proc = subprocess.Popen([sys.executable, "-m", "solver.interfaces.server", str(path)], stdin=subprocess.DEVNULL,
                                     stdout=log, stderr=log, start_new_session=True)
     except OSError as err:
         raise ServerError("usage", f"cannot start a server on {path}: {err.strerror or err}") from None
@@ -309,8 +309,8 @@ def stop(path: Path | None = None, wait: float = 30.0) -> bool:
 
 def warm_all(log: Callable[[str], None]) -> None:
     """Load every game's kernels (compiling them if numba's cache lacks them)."""
-    from .executors import ensure_warm
-    from .games import game_names, get_game
+    from ..runs.executors import ensure_warm
+    from ..games import game_names, get_game
 
     for name in game_names():
         g = get_game(name)
@@ -483,7 +483,7 @@ class Server:
             try:
                 answer = {"result": self._result(msg, stop, progress)}
             except Exception as err:  # noqa: BLE001 - every failure goes back to the client
-                from .result import VerificationError
+                from ..core.result import VerificationError
 
                 kind = ("verification" if isinstance(err, VerificationError)
                         else "usage" if isinstance(err, ValueError) else "internal")
@@ -498,8 +498,8 @@ class Server:
 
     @staticmethod
     def _result(msg: dict, stop: threading.Event, progress: Callable[[Any], None]) -> dict:
-        from . import api
-        from .games import adapter_for, get_game
+        from .. import api
+        from ..games import adapter_for, get_game
 
         options = dict(msg.get("options") or {})
         position = None
@@ -523,7 +523,7 @@ def _request_name(msg: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m solver.server [SOCKET]``: serve in the foreground, logging to stderr."""
+    """``python -m solver.interfaces.server [SOCKET]``: serve in the foreground, logging to stderr."""
     args = sys.argv[1:] if argv is None else argv
     path = Path(args[0]) if args else socket_path()
     if path is None:

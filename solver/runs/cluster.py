@@ -14,13 +14,13 @@ Imported only when a scheduler is given: nothing else needs dask.
   ``distributed.Event`` tells running searches to stop; each worker checks it at most
   once a second, and only after its deal has run for a second.
 - Workers need the same version of this package installed (tasks refer to
-  ``solver.cluster.dask_task`` by name).
+  ``solver.runs.cluster.dask_task`` by name).
 - ``DaskExecutor`` is one of the batch's executors: the same pump
   (``executors.pump``) drives threads, processes and the cluster.
 
 Starting a cluster (see the README): ``dask scheduler`` on one machine, then
 ``dask worker tcp://SCHEDULER:8786 --nworkers 1 --nthreads $(nproc)`` on each machine:
-threads over the nogil kernels, as for a local batch (see solver/batch.py), and one
+threads over the nogil kernels, as for a local batch (see solver/runs/batch.py), and one
 kernel load per machine.
 """
 
@@ -34,7 +34,7 @@ from typing import Any
 from distributed import Client, Event, wait
 
 from .executors import ensure_warm, solve_one
-from .result import SolveResult
+from ..core.result import SolveResult
 
 CHECK_EVERY = 1.0  # seconds between checks of the stop event by a running task
 CONNECT_TIMEOUT = 5  # seconds to reach the scheduler: a live one answers in milliseconds

@@ -153,7 +153,7 @@ def dump_with(position: Any, path: str | Path, to_json: Callable[[Any], dict], p
 
     The position is validated first (``error`` is what its ``validate`` raises): a file
     this project writes is always one it will read back.  The file is written atomically
-    and never over an SQLite database (solver.outputs).
+    and never over an SQLite database (solver.core.outputs).
     """
     try:
         position.validate()

@@ -1,17 +1,17 @@
 """Batch runs: many seeds of one configuration, in parallel, stored and resumable.
 
     >>> import solver
-    >>> for r in solver.batch("klondike", "1-1000", draw=3, max_nodes=10**6, db="runs.sqlite"):
+    >>> for r in solver.runs.batch("klondike", "1-1000", draw=3, max_nodes=10**6, db="runs.sqlite"):
     ...     print(r.seed, r.verdict)
 
 ``batch()`` yields a SolveResult for every deal as it finishes (in completion order,
-not seed order), after writing it to the database (``db``, see solver/store.py) in its
+not seed order), after writing it to the database (``db``, see solver/runs/store.py) in its
 own transaction.  Seeds already stored for the same configuration (game, full rule
 set, numbering, caps; not the resources: table size, workers, mode, scheduler) are
 skipped, so rerunning the same batch resumes it, with other resources too.
 
 Sharing a database: a seed is claimed in the database before it is queued (a lease,
-see solver/lease.py: renewed by a heartbeat thread while the batch runs, dropped with
+see solver/runs/lease.py: renewed by a heartbeat thread while the batch runs, dropped with
 the result in one transaction), so several batches on one file -- processes or
 machines -- share the seeds: each is solved once, and each batch yields and counts only
 the deals it solved.  A seed another live batch holds is left to it; once the batch has
@@ -40,8 +40,8 @@ kernel-bound.  Processes win only for masses of trivial deals on many cores: use
 ``--mode processes`` there.
 
 Dask (``scheduler="tcp://host:port"`` or a Cluster/Client object): the same batch on a
-distributed cluster, see solver/cluster.py.  All three run under one pump
-(solver/executors.py), which keeps a window of deals queued and stops them together.  dask is imported only then.
+distributed cluster, see solver/runs/cluster.py.  All three run under one pump
+(solver/runs/executors.py), which keeps a window of deals queued and stops them together.  dask is imported only then.
 
 Memory: every worker (thread or process) owns its transposition tables (the main
 search's and, for games with a relaxation, the relaxed search's), each growing up to
@@ -57,16 +57,16 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from . import api
+from .. import api
 from .executors import Executor, ProcessExecutor, ThreadExecutor, ensure_warm, pump
 from .lease import Heartbeat, new_owner
-from .numbering import PYSOLFC
-from .result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
-from .resources import DEFAULT_TT_MB, check_tt_mb, default_tt_mb
-from .search import Limits
-from .seeds import SeedSpec
+from ..core.numbering import PYSOLFC
+from ..core.result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
+from ..engine.resources import DEFAULT_TT_MB, check_tt_mb, default_tt_mb
+from ..engine.search import Limits
+from ..core.seeds import SeedSpec
 from .store import DONE, MINE, Store, config_key
-from .version import __version__
+from ..core.version import __version__
 
 MODES = ("threads", "processes")
 DEFAULT_MODE = "threads"

@@ -3,7 +3,7 @@
 For every configuration (game, rules, numbering, limits) in the database:
 
 - a table row: the seeds, won / lost / unknown, the win rate with its 95% Wilson
-  interval counting unknown deals both ways (solver.stats.win_rate), the
+  interval counting unknown deals both ways (solver.runs.stats.win_rate), the
   distributions (median, mean, p90, p99, max) of solve times and node counts, and
   of the unknown deals' best progress (the most cards the search had on the
   foundations: min / median / max, with a histogram line under the table);
@@ -24,9 +24,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .outputs import atomic_open, check_output, check_output_folder, write_text
-from .result import LOST, UNKNOWN, WON, describe_rules
-from .seeds import SeedSpec
+from ..core.outputs import atomic_open, check_output, check_output_folder, write_text
+from ..core.result import LOST, UNKNOWN, WON, describe_rules
+from ..core.seeds import SeedSpec
 from .stats import Distribution, WinRate, distribution, win_rate
 from .store import Config, Row, Store
 
@@ -307,7 +307,7 @@ def write_report(store: Store, out: Path, plots: bool = True) -> tuple[str, list
 
     ``out``/report.md gets the table followed by links to the plots.  Every file is
     checked before the first is written (none may be the database or another SQLite
-    database: solver.outputs.check_output) and each is written atomically.
+    database: solver.core.outputs.check_output) and each is written atomically.
     """
     out = Path(out)
     check_output_folder(out, [store.path])

@@ -2,10 +2,10 @@
 
 An executor takes a deal's arguments (``solve_one``'s) and returns a future; ``pump``
 keeps a window of deals queued on any executor (a task of None means "none to start
-now": seeds another batch holds, see solver/batch.py; the pump then asks again every
+now": seeds another batch holds, see solver/runs/batch.py; the pump then asks again every
 ``POLL_SECONDS``), hands each finished result to the batch's ``record`` and yields it,
 and on a stop (Ctrl-C, an error, the generator closed) sets the executor's stop flag,
-cancels what has not started, and keeps the deals that finished anyway.  The Dask executor lives in ``solver/cluster.py`` (dask is imported
+cancels what has not started, and keeps the deals that finished anyway.  The Dask executor lives in ``solver/runs/cluster.py`` (dask is imported
 only for a batch with a scheduler); it uses the same pump.
 
 The worker side is here too: ``solve_one`` (one deal) and ``ensure_warm`` (load the
@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from typing import Any, Protocol
 
-from . import api
-from .result import SolveResult
+from .. import api
+from ..core.result import SolveResult
 
 POLL_SECONDS = 1.0  # how often the pump asks again for a task after "none to start now"
 _END = object()
@@ -61,7 +61,7 @@ class _cache_lock:
 
             import numba
 
-            from . import jit  # noqa: F401  (sets numba's cache directory)
+            from ..engine import jit  # noqa: F401  (sets numba's cache directory)
 
             folder = numba.config.CACHE_DIR or jit.cache_dir()
             os.makedirs(folder, exist_ok=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from .api import solve
-from .numbering import PYSOLFC
+from ..api import solve
+from ..core.numbering import PYSOLFC
 
 # (game, seed, numbering, rule options): Solvitaire seeds so results compare with its data
 BENCH_DEALS = [

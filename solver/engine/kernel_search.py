@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import numpy as np
 
-from .moves import Move
-from .result import LOST, MEMORY_LIMIT, WON
+from ..core.moves import Move
+from ..core.result import LOST, MEMORY_LIMIT, WON
 from .search import RELAX_AFTER, LazyLine, Progress
 
 if TYPE_CHECKING:

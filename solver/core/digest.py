@@ -11,7 +11,7 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]  # solver/, this file is solver/core/digest.py
 
 
 @lru_cache(maxsize=1)

@@ -4,7 +4,7 @@ shows a deal and steps through a line of it (``patience solve ... --html FILE``)
 A won deal's page steps through its winning line; any other verdict's page steps
 through the line to the best position the search found (``SolveResult.best_line``),
 opens on that position and says plainly that it is not a win.  The table is drawn as
-piles of cards (solver/html_layout.py), one set of piles per step (a step as
+piles of cards (solver/interfaces/html_layout.py), one set of piles per step (a step as
 ``lines.steps`` groups moves); the cards the step moved are highlighted.  Every pile box
 is sized for the most cards it ever shows, so stepping and playing move nothing on
 the page.  Buttons: first, previous, next, play; the move list is clickable; the arrow
@@ -20,9 +20,9 @@ import json
 from typing import Any
 
 from . import html_layout
-from .lines import steps
-from .moves import Move
-from .result import SolveResult, describe_rules
+from ..core.lines import steps
+from ..core.moves import Move
+from ..core.result import SolveResult, describe_rules
 
 _STYLE = """
 * { box-sizing: border-box; }

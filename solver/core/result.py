@@ -52,7 +52,7 @@ class SolveResult:
     verified: bool = False
     # won only: length of the line as the search found it, before lines.without_cycles
     moves_found: int = 0
-    # won only: "fast" (the line as found, loops cut) or "short" (then shortened, solver/shorten.py),
+    # won only: "fast" (the line as found, loops cut) or "short" (then shortened, solver/core/shorten.py),
     # and the length of the line before shortening (len(moves) for "fast")
     line: str = "fast"
     line_found_length: int = 0

@@ -1,0 +1,5 @@
+"""``python -m solver``: the ``patience`` command."""
+
+from .interfaces.cli import run
+
+run()
