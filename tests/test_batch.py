@@ -20,7 +20,7 @@ import pytest
 
 import solver
 from cli_helpers import one_line_error, patience, patience_here
-from solver.runs import batch as batch_fn
+from solver import batch as batch_fn
 from solver.runs.batch import Batch
 from solver.engine.resources import default_tt_mb
 from solver.core.result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
