@@ -1,4 +1,6 @@
-"""Summarise a side-by-side run of the peer harness (../shared/peers/harness.py) as Markdown.
+"""Summarise a side-by-side run of the peer harness as Markdown (the harness and the
+peers' build script are kept outside this repository; results/peers-side-by-side.md
+records the run, its commands and its CSV).
 
     python benchmarks/peers_summary.py PEERS_DIR/results/run2.csv [more.csv ...]
 

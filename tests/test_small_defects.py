@@ -127,7 +127,7 @@ def test_the_batch_bar_keeps_an_estimate_when_deals_are_unknown():
 
 
 def test_welford_board_places_the_king_piles_as_every_preset_and_the_docs_do():
-    """K1 top left, K2 top right, K3 bottom left, K4 bottom right (README, patience games)."""
+    """K1 top left, K2 top right, K3 bottom left, K4 bottom right (docs/games.md, patience games)."""
     from solver.games import get_game
 
     doc = get_game("windmill").piles_doc
@@ -246,14 +246,14 @@ def test_server_start_refuses_a_socket_in_a_missing_folder(tmp_path, monkeypatch
     assert not missing.exists() and not (tmp_path / "nonexistent").exists()
 
 
-def test_server_status_exits_1_when_none_runs_and_the_readme_says_so(tmp_path, monkeypatch):
+def test_server_status_exits_1_when_none_runs_and_the_usage_page_says_so(tmp_path, monkeypatch):
     from cli_helpers import ROOT
 
     monkeypatch.setenv("PATIENCE_SERVER", str(tmp_path / "s.sock"))
     r = patience_here("server", "status")
     assert r.returncode == 1 and "no resident solver" in r.stdout
-    readme = " ".join((ROOT / "README.md").read_text().split())
-    assert "`patience server status` exits 0 when the resident solver runs and 1 when none does" in readme
+    usage = " ".join((ROOT / "docs" / "usage.md").read_text().split())
+    assert "`patience server status` exits 0 when the resident solver runs and 1 when none does" in usage
 
 
 def test_the_server_log_names_a_deal_file_request_without_none():
@@ -280,7 +280,7 @@ def test_an_unreachable_scheduler_fails_within_a_few_seconds_with_one_line(tmp_p
     assert "cannot reach the Dask scheduler" in line and f"within {cluster.CONNECT_TIMEOUT} s" in line, line
 
 
-# ---------------------------------------------------------------- 8. GAME as a PySolFC game id; README examples
+# ---------------------------------------------------------------- 8. GAME as a PySolFC game id; documented examples
 
 
 def test_a_pysolfc_game_id_names_the_game_and_its_preset(monkeypatch):
@@ -302,28 +302,32 @@ def test_a_pysolfc_game_id_refuses_another_preset_and_unknown_ids():
     assert "999" in line and "129 (klondike --rules vegas)" in line
 
 
-def test_the_readme_examples_and_figures_named_in_issue_24():
+def test_the_documented_examples_and_figures_named_in_issue_24():
+    """The README's reference text moved to docs/ (issue 25): the games' rules to
+    games.md, the commands to usage.md."""
     from cli_helpers import ROOT
 
-    readme = (ROOT / "README.md").read_text()
-    assert "any k" not in readme and "1 to 24" in readme
-    assert "solve klondike 15 --numbering solvitaire --draw 3 --timeout 60" not in readme
-    # the Beleaguered Castle benchmark command writes the report the README names
+    pages = "\n".join(p.read_text() for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
+    games = (ROOT / "docs" / "games.md").read_text()
+    usage = (ROOT / "docs" / "usage.md").read_text()
+    assert "any k" not in games and "1 to 24" in games
+    assert "solve klondike 15 --numbering solvitaire --draw 3 --timeout 60" not in pages
+    # the Beleaguered Castle benchmark command writes the report the docs name
     bench_bc = (ROOT / "benchmarks" / "bench_bc.py").read_text()
-    assert "bench_bc.py --seeds 1-1000 --cap 60` writes\n  `results/bc-bench.md`" in readme
+    assert "bench_bc.py --seeds 1-1000 --cap 60` writes\n  `results/bc-bench.md`" in games
     assert '"bc-bench.md"' in bench_bc and (ROOT / "results" / "bc-bench.md").exists()
     # report and export read the database the batch example wrote
-    assert "patience report --db draw1.sqlite" in readme and "patience export --db draw1.sqlite" in readme
+    assert "patience report --db draw1.sqlite" in usage and "patience export --db draw1.sqlite" in usage
 
 
-def test_the_readme_solvitaire_draw_3_example_is_decided(monkeypatch):
-    """The example the README gives with --timeout 60 ends with a verdict, not unknown
+def test_the_documented_solvitaire_draw_3_example_is_decided(monkeypatch):
+    """The example docs/usage.md gives with --timeout 60 ends with a verdict, not unknown
     (a node cap here, not a clock: the relaxed search proves it lost)."""
     import json
 
     from cli_helpers import ROOT
 
-    assert "patience solve klondike 1 --numbering solvitaire --draw 3 --timeout 60" in (ROOT / "README.md").read_text()
+    assert "patience solve klondike 1 --numbering solvitaire --draw 3 --timeout 60" in (ROOT / "docs" / "usage.md").read_text()
     monkeypatch.setenv("PATIENCE_SERVER", "off")
     r = patience_here("solve", "klondike", "1", "--numbering", "solvitaire", "--draw", "3", "--max-nodes", "2000000",
                       "--json")

@@ -1,8 +1,8 @@
 """One place that configures numba for the whole package.
 
 numba's on-disk cache is keyed by the path and mtime of the file that defines a
-function, and it does not notice edits to callees in *other* files (measured, see
-shared/notes/numba.md).  Kernels here call the transposition table in ``tt.py``, so the
+function, and it does not notice edits to callees in *other* files (measured:
+docs/measurements.md).  Kernels here call the transposition table in ``tt.py``, so the
 cache directory is named after a digest of every source file of the package: any edit
 anywhere gives a fresh directory and a clean compile.  Import ``njit`` from here, never
 from numba directly, so that this runs before any jitted module is compiled.

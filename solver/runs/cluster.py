@@ -18,7 +18,7 @@ Imported only when a scheduler is given: nothing else needs dask.
 - ``DaskExecutor`` is one of the batch's executors: the same pump
   (``executors.pump``) drives threads, processes and the cluster.
 
-Starting a cluster (see the README): ``dask scheduler`` on one machine, then
+Starting a cluster (docs/usage.md): ``dask scheduler`` on one machine, then
 ``dask worker tcp://SCHEDULER:8786 --nworkers 1 --nthreads $(nproc)`` on each machine:
 threads over the nogil kernels, as for a local batch (see solver/runs/batch.py), and one
 kernel load per machine.

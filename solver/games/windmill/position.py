@@ -21,8 +21,8 @@ Presets (``WindmillRules.preset``):
   (``base_rank=KING, dir=-1``).  Foundation tops move: a king-pile top (even its base
   King) to the centre or to another king pile, the centre's top (not its base Ace) to
   a king pile.  The stock turns one card at a time, at any time, one pass.  Won when
-  all 104 cards are on the foundations.  Two differences from the web rules text
-  (shared/seeds/windmill-web-rules.txt), where we follow PySolFC: the text turns the
+  all 104 cards are on the foundations.  Two differences from a web rules text ("How
+  to Play Windmill Solitaire", docs/games.md), where we follow PySolFC: the text turns the
   stock only "when there are no more available moves" (PySolFC, and we, allow a turn
   at any time; that only adds lines, so a deal won under the text's rule is won here),
   and the text does not mention king pile to king pile moves (PySolFC allows them; the

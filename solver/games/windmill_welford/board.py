@@ -2,7 +2,7 @@
 king piles between them), then the waste and the stock.
 
 Welford's text only puts the king piles "between the sails"; which is which is ours, and
-the same for every preset (README, ``patience games``): K1 top left, K2 top right, K3
+the same for every preset (docs/games.md, ``patience games``): K1 top left, K2 top right, K3
 bottom left, K4 bottom right."""
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ preset (its row in variants.VARIANTS names this adapter, registry key
 ``windmill-welford``).  It records itself as game ``windmill`` with rules
 ``{"rules": "welford"}``, as results, deal files and the database always have.
 
-Rule text: shared/seeds/windmill-welford-rules.txt (and the Windmill section of
-shared/notes/rules.md).  Module map: position.py (positions, validate),
+Rule text: John Welford's "How to play Windmill"; docs/games.md sets out the rules as
+played here and where the text is silent.  Module map: position.py (positions, validate),
 deals.py (numbering), dealfile.py, reference.py (the rules, the judge),
 kernel.py (numba search), codec.py, searcher.py, board.py.
 

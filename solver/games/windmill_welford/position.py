@@ -4,7 +4,7 @@
 deal files read and write one, the reference engine plays on one and the kernel decodes
 its state rows into one.  Tests compare engines by comparing positions.
 
-The layout (rule text: ``shared/seeds/windmill-welford-rules.txt``):
+The layout (John Welford's rule text, as docs/games.md sets it out):
 
 - ``centre``: the pile started by one Ace, built up regardless of suit A, 2, .., K,
   A, 2, .. four times (52 cards).  Cards never leave it, and suits never matter, so a
