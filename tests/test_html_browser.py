@@ -21,13 +21,12 @@ import json
 import re
 import subprocess
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 from test_html import FLAGS, _browser
 
 import solver
-from solver.interfaces import html_layout
 from solver.api import make_deal
 from solver.interfaces.html import replay_page
 from solver.core.lines import steps
@@ -148,6 +147,7 @@ FRAMES.forEach(function (f) {
 
 class Page(NamedTuple):
     file: Path
+    game: Any  # the adapter that drew it
     result: SolveResult
     positions: list  # the position at each step, the deal first
     texts: list[str]  # their text pictures
@@ -164,7 +164,7 @@ def _make_page(tmp_path, key, game, seed, options) -> Page:
     after = list(g.positions(position, rules, line))
     numbered = steps(line, after)
     shown = [position] + [after[last] for _t, last in numbered]
-    return Page(f, result, shown, [g.render(p) for p in shown], [line[last] for _t, last in numbered])
+    return Page(f, g, result, shown, [g.render(p) for p in shown], [line[last] for _t, last in numbered])
 
 
 @pytest.fixture(scope="module")
@@ -179,11 +179,11 @@ def pages(tmp_path_factory) -> dict[str, Page]:
 @pytest.mark.parametrize("key", list(PAGES))
 def test_every_pile_a_move_names_has_a_place_on_the_table(pages, key):
     page = pages[key]
-    placed = {slot["pile"] for row in html_layout.frame(page.positions[0]) for slot in row if slot}
+    placed = {slot["pile"] for row in page.game.table_frame(page.positions[0]) for slot in row if slot}
     named = {name for m in page.result.moves for name in (m.src, m.dst)}
     assert named <= placed, named - placed
     for p in page.positions:
-        assert set(html_layout.piles(p)["p"]) == placed
+        assert set(page.game.table_piles(p)["p"]) == placed
 
 
 @pytest.fixture(scope="module")

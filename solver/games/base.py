@@ -64,6 +64,14 @@ class GameAdapter:
         return cls.board.render(position)
 
     @classmethod
+    def table_frame(cls, position: Any) -> list[list]:
+        return cls.board.table_frame(position)
+
+    @classmethod
+    def table_piles(cls, position: Any) -> dict:
+        return cls.board.table_piles(position)
+
+    @classmethod
     def search_class(cls) -> type:
         module, name = cls.search.split(":")
         return getattr(importlib.import_module(module), name)

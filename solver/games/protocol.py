@@ -79,6 +79,10 @@ class Game(Protocol):
 
     def render(self, position: Any) -> str: ...
 
+    def table_frame(self, position: Any) -> list[list]: ...  # the replay page's piles (games/table.py)
+
+    def table_piles(self, position: Any) -> dict: ...  # the cards each of them shows
+
     def searcher(self, position: Any, rules: Any, tt_mb: float, slot: str = "main") -> Search: ...
 
     def foundation_cards(self, position: Any) -> int: ...

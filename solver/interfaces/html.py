@@ -4,7 +4,7 @@ shows a deal and steps through a line of it (``patience solve ... --html FILE``)
 A won deal's page steps through its winning line; any other verdict's page steps
 through the line to the best position the search found (``SolveResult.best_line``),
 opens on that position and says plainly that it is not a win.  The table is drawn as
-piles of cards (solver/interfaces/html_layout.py), one set of piles per step (a step as
+piles of cards (solver/games/table.py, each game's board.py), one set of piles per step (a step as
 ``lines.steps`` groups moves); the cards the step moved are highlighted.  Every pile box
 is sized for the most cards it ever shows, so stepping and playing move nothing on
 the page.  Buttons: first, previous, next, play; the move list is clickable; the arrow
@@ -19,7 +19,6 @@ import html
 import json
 from typing import Any
 
-from . import html_layout
 from ..core.lines import steps
 from ..core.moves import Move
 from ..core.result import SolveResult, describe_rules
@@ -242,8 +241,8 @@ def replay_page(game: Any, position: Any, rules: Any, result: SolveResult, title
     numbered = steps(line, positions)
     shown = [position] + [positions[last] for _text, last in numbered]
     data = {
-        "frame": html_layout.frame(position),
-        "boards": [html_layout.piles(p) for p in shown],
+        "frame": game.table_frame(position),
+        "boards": [game.table_piles(p) for p in shown],
         "texts": [game.render(p) for p in shown],
         "steps": [text for text, _last in numbered],
         "moved": [_moved(line[last]) for _text, last in numbered],

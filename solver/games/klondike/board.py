@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...core.cards import RANKS, SUITS
+from .. import table
 from .position import KlondikePosition
 
 
@@ -26,3 +27,21 @@ def render(p: KlondikePosition) -> str:
                 cells.append("   ")
         lines.append("  ".join(c for c in cells).rstrip())
     return "\n".join(lines)
+
+
+# --- the table the replay page draws --------------------------------------------------
+
+def table_frame(p) -> list[list]:
+    """The rows of pile slots of the replay page's table (solver/games/table.py)."""
+    top = [table.slot("stock"), table.slot("waste", table.RIGHT, label="waste")]
+    top += [table.slot(f"F{s + 1}", push=(s == 0)) for s in range(len(p.foundations))]
+    return [top, [table.slot(f"T{i + 1}", table.DOWN) for i in range(len(p.tableau))]]
+
+
+def table_piles(p) -> dict:
+    """The cards each pile shows, bottom to top, and the counts of piles shown in part."""
+    shown = {"stock": table.stock(p.stock), "waste": table.cards(p.waste[-3:])}
+    shown.update({f"F{s + 1}": table.suit_top(n, s) for s, n in enumerate(p.foundations)})
+    for i, pile in enumerate(p.tableau):
+        shown[f"T{i + 1}"] = [table.FACE_DOWN] * p.face_down[i] + table.cards(pile[p.face_down[i]:])
+    return {"p": shown, "n": {"stock": len(p.stock), "waste": len(p.waste)}}

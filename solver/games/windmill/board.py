@@ -4,6 +4,7 @@ layout), then the waste and the stock."""
 
 from __future__ import annotations
 
+from .. import table
 from .position import WindmillPosition
 
 
@@ -43,3 +44,28 @@ def render(p: WindmillPosition) -> str:
     if p.after_transfer:
         lines.append("(the last centre card came from a king pile)")
     return "\n".join(lines)
+
+
+# --- the table the replay page draws --------------------------------------------------
+
+# the cells C1..C8 and king piles K1..K4 on a 5 x 5 grid (row, column), the centre in the
+# middle: as render draws them
+_GRID = {"C1": (0, 2), "C2": (1, 2), "C3": (2, 0), "C4": (2, 1), "C5": (2, 3), "C6": (2, 4),
+         "C7": (3, 2), "C8": (4, 2), "K1": (1, 1), "K2": (1, 3), "K3": (3, 1), "K4": (3, 3),
+         "centre": (2, 2)}
+
+
+def table_frame(p) -> list[list]:
+    """The rows of pile slots of the replay page's table (solver/games/table.py)."""
+    return table.grid_frame(_GRID, set(table_piles(p)["p"]))
+
+
+def table_piles(p) -> dict:
+    """The cards each pile shows, bottom to top, and the counts of piles shown in part."""
+    shown = {f"C{i + 1}": ([] if c is None else [str(c)]) for i, c in enumerate(p.cells)}
+    shown.update({"centre": table.top(p.centre), "waste": table.cards(p.waste[-12:]), "stock": table.stock(p.stock)})
+    counts = {"centre": len(p.centre), "waste": len(p.waste), "stock": len(p.stock)}
+    for k, pile in enumerate(p.kings):
+        shown[f"K{k + 1}"] = table.top(pile)
+        counts[f"K{k + 1}"] = len(pile)
+    return {"p": shown, "n": counts}
