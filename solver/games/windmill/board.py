@@ -63,8 +63,14 @@ def table_frame(p) -> list[list]:
 def table_piles(p) -> dict:
     """The cards each pile shows, bottom to top, and the counts of piles shown in part."""
     shown = {f"C{i + 1}": ([] if c is None else [str(c)]) for i, c in enumerate(p.cells)}
-    shown.update({"centre": table.top(p.centre), "waste": table.cards(p.waste[-12:]), "stock": table.stock(p.stock)})
-    counts = {"centre": len(p.centre), "waste": len(p.waste), "stock": len(p.stock)}
+    return around_the_mill(p, shown, table.top(p.centre), len(p.centre))
+
+
+def around_the_mill(p, shown: dict, centre: list[str], centre_count: int) -> dict:
+    """``table_piles`` of a Windmill position (both implementations): the cells already
+    in ``shown``, then the centre, the king piles, the waste and the stock."""
+    shown.update({"centre": centre, "waste": table.cards(p.waste[-12:]), "stock": table.stock(p.stock)})
+    counts = {"centre": centre_count, "waste": len(p.waste), "stock": len(p.stock)}
     for k, pile in enumerate(p.kings):
         shown[f"K{k + 1}"] = table.top(pile)
         counts[f"K{k + 1}"] = len(pile)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...core.cards import RANKS
 from .. import table
-from ..windmill.board import waste_line
+from ..windmill.board import around_the_mill, waste_line
 from .position import SAILS, WelfordPosition
 
 
@@ -52,8 +52,8 @@ def render(p: WelfordPosition) -> str:
 
 # Welford's sails: inner C1..C4 and outer C5..C8 of the north, east, south, west sails
 _GRID = {"C5": (0, 2), "C1": (1, 2), "C2": (2, 3), "C6": (2, 4), "C3": (3, 2), "C7": (4, 2),
-                 "C4": (2, 1), "C8": (2, 0), "K1": (1, 1), "K2": (1, 3), "K4": (3, 1), "K3": (3, 3),
-                 "centre": (2, 2)}
+         "C4": (2, 1), "C8": (2, 0), "K1": (1, 1), "K2": (1, 3), "K4": (3, 1), "K3": (3, 3),
+         "centre": (2, 2)}
 
 
 def table_frame(p) -> list[list]:
@@ -68,9 +68,4 @@ def table_piles(p) -> dict:
         shown[f"C{s + 1}"] = table.cards(sail[:1])
         shown[f"C{s + 5}"] = table.cards(sail[1:2])
     top = (p.centre - 1) % p.ranks + 1  # the centre keeps its height only: its top card's rank, no suit
-    shown.update({"centre": [RANKS[top - 1]], "waste": table.cards(p.waste[-12:]), "stock": table.stock(p.stock)})
-    counts = {"centre": p.centre, "waste": len(p.waste), "stock": len(p.stock)}
-    for k, pile in enumerate(p.kings):
-        shown[f"K{k + 1}"] = table.top(pile)
-        counts[f"K{k + 1}"] = len(pile)
-    return {"p": shown, "n": counts}
+    return around_the_mill(p, shown, [RANKS[top - 1]], p.centre)
