@@ -65,10 +65,8 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
-from itertools import combinations
 from types import SimpleNamespace
 
-from ...cards import Card
 from . import pushdown as pd
 from .position import WindmillPosition, WindmillRules
 
