@@ -18,8 +18,8 @@ import json
 from itertools import combinations
 from pathlib import Path
 
-from solver import reference_search
-from solver.cards import Card
+from solver.games import reference_search
+from solver.core.cards import Card
 from solver.games.windmill import reference as ref
 from solver.games.windmill.dealfile import position_from_json
 from solver.games.windmill.position import WindmillPosition, WindmillRules

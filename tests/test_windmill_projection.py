@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.cards import Card
+from solver.core.cards import Card
 from solver.games.windmill import projection as P
 from solver.games.windmill import pushdown as pd
 from solver.games.windmill import reference as ref
@@ -69,7 +69,7 @@ def projected_children(p: WindmillPosition, rules: WindmillRules):
 
 
 def reference_projected(position: WindmillPosition, proj: P.Projection, max_states: int = 200_000):
-    from solver import reference_search
+    from solver.games import reference_search
     q = as_position(P.project(position, proj))
     rules = WindmillRules(proj.preset)
     return reference_search.solve_exhaustive(lambda p: projected_children(p, rules), q, max_states)
