@@ -39,6 +39,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # inproc imports this checkout's solver, not an installed one
 FIELDS = ["exp", "solver", "seed", "order", "verdict", "raw", "wall_s", "user_s", "sys_s", "maxrss_kb",
           "nodes", "solver_s", "rc", "started_utc", "load1"]
 
@@ -60,8 +61,8 @@ def parse_ours(out: str) -> tuple[str, int | None, float | None, str]:
 
 def parse_lonely(out: str) -> tuple[str, int | None, float | None, str]:
     v = "won" if "Solvable in" in out else "lost" if "Impossible" in out else "unknown"
-    m = re.search(r"Total visit: (\d+)", out)
-    n = int(m.group(1)) if m else None
+    m = re.findall(r"Total visit: (\d+)", out)  # progress lines every second, then the final count
+    n = int(m[-1]) if m else None
     m = re.search(r"Run in ([\d.]+) ms", out)
     s = float(m.group(1)) / 1000 if m else None
     raw = "Terminated" if "Terminated" in out else "Crashed" if "Crashed" in out else v
@@ -133,7 +134,7 @@ def inproc(a: argparse.Namespace) -> None:
     """Ours in this one process (``solver.solve`` as the CLI calls it, CPU by
     ``time.process_time``: no start-up, no JIT cache load), each seed right after
     lonelybot's process on it; rows also carry our stored positions."""
-    import solver  # this checkout's (run from the project root)
+    import solver  # this checkout's (ROOT is first on sys.path)
     exp = f"k{a.draw}"
     solver.solve("klondike", 2, numbering="solvitaire", draw=a.draw, max_nodes=1000, tt_mb=64)  # JIT load
     done = set()
@@ -155,6 +156,30 @@ def inproc(a: argparse.Namespace) -> None:
                             user_s=f"{c:.6f}", sys_s="0", maxrss_kb=0, nodes=r.nodes, solver_s=r.seconds, rc=0,
                             started_utc=started, load1=f"{load1:.2f}"))
         fh.flush()
+
+
+def revisit(a: argparse.Namespace) -> None:
+    """Rows made before the parser took lonelybot's last "Total visit" (it prints one every
+    second, then the final one) hold the first: solve those deals again (its search is
+    deterministic) and write the final count; a Terminated row's count depends on the
+    time it got, so it is blanked."""
+    for path in a.csv:
+        rows = list(csv.DictReader(open(path)))
+        for r in rows:
+            if r["solver"] != "lonelybot" or float(r["solver_s"] or 0) < a.min_seconds:
+                continue
+            if r["verdict"] == "unknown":
+                r["nodes"] = ""
+                continue
+            out = subprocess.run([a.lonecli, "solve", "solvitaire", r["seed"], r["exp"][1]], stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, text=True).stdout
+            v, n, _, _ = parse_lonely(out)
+            assert v == r["verdict"], (path, r["seed"], v, r["verdict"])
+            r["nodes"] = n
+        with open(path, "w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=FIELDS)
+            w.writeheader()
+            w.writerows(rows)
 
 
 def fixed(a: argparse.Namespace) -> None:
@@ -183,14 +208,15 @@ def report(a: argparse.Namespace) -> None:
               f"median peak RSS {median([int(r['maxrss_kb']) for r in fr]) / 1024:.0f} MiB, "
               f"median search {median([float(r['solver_s']) for r in fr]) * 1000:.1f} ms.\n")
     for exp in ("k3", "k1"):
-        ours, lone = by.get((exp, "ours"), {}), by.get((exp, "lonelybot"), {})
+        oname = "ours" if (exp, "ours") in by else "ours-inproc"  # an inproc file: CPU by process_time
+        ours, lone = by.get((exp, oname), {}), by.get((exp, "lonelybot"), {})
         if not ours and not lone:
             continue
         print(f"### Klondike draw {exp[1]}\n")
         print("| solver | deals | won | lost | unknown | CPU total s | CPU median s | wall total s | "
               "solver s total | peak RSS MiB | median RSS MiB |")
         print("|---|---|---|---|---|---|---|---|---|---|---|")
-        for name, d in (("ours", ours), ("lonelybot", lone)):
+        for name, d in ((oname, ours), ("lonelybot", lone)):
             v = defaultdict(int)
             for r in d.values():
                 v[r["verdict"]] += 1
@@ -200,7 +226,7 @@ def report(a: argparse.Namespace) -> None:
                   f"{median(c):.3f} | {sum(float(r['wall_s']) for r in d.values()):.1f} | "
                   f"{sum(float(r['solver_s'] or 0) for r in d.values()):.1f} | {max(rss):.0f} | {median(rss):.0f} |")
         print()
-        for name, d in (("ours", ours), ("lonelybot", lone)):
+        for name, d in ((oname, ours), ("lonelybot", lone)):
             print(f"Unknown, {name}: {sorted(k for k, r in d.items() if r['verdict'] == 'unknown') or 'none'}.")
         both = sorted(k for k in ours if k in lone and ours[k]["verdict"] != "unknown"
                       and lone[k]["verdict"] != "unknown")
@@ -233,6 +259,16 @@ def report(a: argparse.Namespace) -> None:
                   f"**{sum(m.values()) / sum(lo.values()):.1f}** | "
                   f"{median([m[k] / max(lo[k], 1e-3) for k in both]):.1f} |")
         print()
+        if oname == "ours-inproc":
+            stored = {k: int(ours[k]["raw"].rpartition("stored=")[2]) for k in ours}
+            big = [k for k in ours if cpu(ours[k]) >= 1.0]
+            print(f"Nodes per CPU second, ours in one process: {sum(int(ours[k]['nodes']) for k in ours) / sum(cpu(r) for r in ours.values()) / 1e6:.2f} M/s "
+                  f"over all {len(ours)} deals, {sum(int(ours[k]['nodes']) for k in big) / max(sum(cpu(ours[k]) for k in big), 1e-9) / 1e6:.2f} M/s "
+                  f"on the {len(big)} deals of ≥ 1 s CPU; positions stored: {sum(stored.values()):,} in all, "
+                  f"largest {max(stored.values()):,} (seed {max(stored, key=stored.get)}).")
+            top = sorted(stored, key=stored.get, reverse=True)[:8]
+            print("Largest: " + ", ".join(f"seed {k} {ours[k]['verdict']} {int(ours[k]['nodes']):,} nodes / "
+                                           f"{stored[k]:,} stored / {cpu(ours[k]):.2f} s" for k in top) + ".")
         if fixed_cpu is not None:
             big = [k for k in ours if ours[k]["nodes"] and cpu(ours[k]) - fixed_cpu >= 1.0]
             nb = sum(int(ours[k]["nodes"]) for k in big)
@@ -270,6 +306,10 @@ def main() -> None:
     i.add_argument("--cap", type=float, default=20)
     i.add_argument("--lonecli", required=True)
     i.add_argument("--out", required=True)
+    v = sub.add_parser("revisit")
+    v.add_argument("csv", nargs="+")
+    v.add_argument("--lonecli", required=True)
+    v.add_argument("--min-seconds", type=float, default=0.5)
     f = sub.add_parser("fixed")
     f.add_argument("--repeat", type=int, default=20)
     f.add_argument("--out", required=True)
@@ -277,7 +317,7 @@ def main() -> None:
     p.add_argument("csv", nargs="+")
     p.add_argument("--fixed")
     a = ap.parse_args()
-    {"run": run, "inproc": inproc, "fixed": fixed, "report": report}[a.cmd](a)
+    {"run": run, "inproc": inproc, "revisit": revisit, "fixed": fixed, "report": report}[a.cmd](a)
 
 
 if __name__ == "__main__":
