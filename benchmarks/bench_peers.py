@@ -8,6 +8,8 @@
         --cap 20 --lonecli PEERS/lonelybot/target/release/lonecli --out results/runs/klondike-peers-inproc-d3.csv
     # the fixed cost of our process: a trivial deal (draw 3 seed 2, 66 nodes) solved N times
     PATIENCE_SERVER=off python benchmarks/bench_peers.py fixed --repeat 20 --out results/runs/klondike-peers-fixed.csv
+    # lonelybot's final visit counts for rows whose parser kept its first progress line
+    python benchmarks/bench_peers.py revisit results/runs/klondike-peers-*d[13].csv --lonecli PEERS/lonelybot/target/release/lonecli
     # Markdown tables from the rows
     python benchmarks/bench_peers.py report results/runs/klondike-peers-d3.csv results/runs/klondike-peers-d1.csv \\
         --fixed results/runs/klondike-peers-fixed.csv
