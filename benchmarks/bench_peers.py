@@ -17,7 +17,7 @@
 Why interleaved: the machine is shared, so load changes over minutes; running ours and
 lonelybot on the same seed back to back (which one goes first alternates with the seed)
 puts both under the same load.  Each run is a fresh process; wall, user and sys CPU and peak RSS are
-wait4's (microsecond CPU, where /usr/bin/time rounds to 10 ms).  Ours is this checkout's CLI (``python -m solver.cli solve
+wait4's (microsecond CPU, where /usr/bin/time rounds to 10 ms).  Ours is this checkout's CLI (``python -m solver solve
 klondike SEED --numbering solvitaire --draw D --timeout CAP --json --line fast``; the
 line is not shortened, since the target is search time); lonelybot is ``lonecli solve
 solvitaire SEED D`` under ``timeout -s INT CAP`` (its first SIGINT ends the search as
@@ -47,7 +47,7 @@ FIELDS = ["exp", "solver", "seed", "order", "verdict", "raw", "wall_s", "user_s"
 
 
 def ours_cmd(seed: int, draw: int, cap: float) -> list[str]:
-    return [sys.executable, "-m", "solver.cli", "solve", "klondike", str(seed), "--numbering", "solvitaire",
+    return [sys.executable, "-m", "solver", "solve", "klondike", str(seed), "--numbering", "solvitaire",
             "--draw", str(draw), "--timeout", str(cap), "--json", "--line", "fast"]
 
 
