@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .errors import OptionError
 from .cards import RANKS, SUIT_NAMES, Card, CardError, parse_card_token
 from .numbering import PYSOLFC, SOLVITAIRE
 from .outputs import check_output, write_text
@@ -24,6 +25,10 @@ P = TypeVar("P")
 
 class DealFileError(ValueError):
     """A deal file that cannot be read; the message is one line naming the problem."""
+
+
+class DealFileOptionError(DealFileError, OptionError):
+    """A deal file that a rule option given beside it refuses (the option named as data)."""
 
 
 def card_token(card: Card, face_down: bool = False) -> str:

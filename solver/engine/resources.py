@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import os
 
+from ..core.errors import NAME, OptionError
+
 DEFAULT_TT_MB = 2048  # 89 M states of 24 bytes at the 80% load cap; fits twice in 24 GB
 MIN_DEFAULT_TT_MB = 64  # a batch's default never halves below this
 TABLES_PER_WORKER = 2  # the main search's table and the second search's (search.drive)
@@ -28,10 +30,10 @@ def physical_memory_mb() -> float | None:
 def check_tt_mb(tt_mb: float) -> float:
     """``tt_mb`` if it is a table size this machine can hold; else ValueError (one line)."""
     if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not 0 < tt_mb < math.inf:
-        raise ValueError(f"invalid --tt-mb {tt_mb!r}: must be a number of megabytes more than 0")
+        raise OptionError("tt_mb", f"invalid {NAME} {tt_mb!r}: must be a number of megabytes more than 0")
     ram = physical_memory_mb()
     if ram is not None and tt_mb > ram:
-        raise ValueError(f"--tt-mb {tt_mb:,.0f} is more than this machine's memory ({ram:,.0f} MB)")
+        raise OptionError("tt_mb", f"{NAME} {tt_mb:,.0f} is more than this machine's memory ({ram:,.0f} MB)")
     return tt_mb
 
 

@@ -17,8 +17,9 @@ from ..engine.search import Search  # noqa: F401  (the driver's contract, kept w
 @runtime_checkable
 class Rules(Protocol):
     """A game's rule options, frozen.  ``to_json()`` gives the options as data (what
-    ``--json``, deal files and the results database store); ``api.rule_options`` turns
-    it back into ``make_rules`` keywords."""
+    ``--json``, deal files and the results database store), and the game's
+    ``make_rules(**rules.to_json())`` makes them again (it reads its own values, as
+    Klondike's "unlimited" passes).  A request makes its rules once and carries them."""
 
     def to_json(self) -> dict[str, Any]: ...
 

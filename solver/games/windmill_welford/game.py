@@ -55,6 +55,7 @@ from ..windmill.position import WindmillRules, make_rules as windmill_rules
 from . import board, dealfile, reference
 from .deals import NUMBERINGS, welford_deal
 from .position import WelfordPosition
+from ...core.errors import NAME, OptionError
 
 PRESET = "welford"
 
@@ -75,8 +76,8 @@ class WindmillWelford(GameAdapter):
         """Windmill's rules under this preset (the other presets are ``windmill``'s own)."""
         made = windmill_rules(rules=PRESET if rules is None else rules, **extra)
         if made.preset != PRESET:
-            raise ValueError(f"windmill-welford plays --rules {PRESET} only; for {made.preset}: "
-                             f"windmill --rules {made.preset}")
+            raise OptionError("rules", f"windmill-welford plays {NAME} {PRESET} only; for {made.preset}: "
+                                       f"windmill {NAME} {made.preset}")
         return made
 
     @staticmethod
