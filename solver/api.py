@@ -12,14 +12,14 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .core.dealfile import DealFileError, DealFileOptionError, read_json
+from .core.dealfile import AnotherGamesDealFile, DealFileError, DealFileOptionError, read_json
 from .core.errors import NAME
 from .games import adapter_for, game_names, get_game
 from .games.variants import accepts, options_of
 from .core.lines import without_cycles
 from .core.numbering import PYSOLFC
 from .core.result import WON, BestProgress, SolveResult, VerificationError
-from .engine.resources import DEFAULT_TT_MB, check_tt_mb
+from .engine.resources import DEFAULT_TT_MB, tables
 from .engine.search import Limits, Status, StopFlag, drive
 from .core.shorten import DEFAULT_NODES, DEFAULT_SECONDS, shortened
 
@@ -56,7 +56,7 @@ def deal_file_options(g: Any, path: str | Path) -> dict[str, Any]:
             raise DealFileError(f"{path}: unknown game {named!r} in the file") from None
         if other.name != g.name:
             name = "standard input" if str(path) == "-" else path
-            raise DealFileError(f"{name} is a {other.name} deal file, not {g.name}: solve it as {other.name}")
+            raise AnotherGamesDealFile(f"{name} is a {other.name} deal file, not {g.name}", other.name, str(path))
     rules = obj.get("rules", {})
     if not isinstance(rules, dict):
         raise DealFileError(f"{path}: \"rules\" must be an object like {{\"rules\": \"strict\"}}")
@@ -161,7 +161,6 @@ def solve(game: str | None = None, seed: int | None = None, *, numbering: str = 
     check_line_mode(line)
     started = time.perf_counter()
     limits = Limits(max_nodes=max_nodes, timeout=timeout)
-    tt_mb = check_tt_mb(tt_mb)  # the one check of a table size (resources.py)
     if dealt is None:
         g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
     elif deal is not None or options:
@@ -169,14 +168,15 @@ def solve(game: str | None = None, seed: int | None = None, *, numbering: str = 
     else:
         g, rules, position = dealt
     numbered = deal is None and seed is not None
-    kernel = g.searcher(position, rules, tt_mb)
-    looser = g.relaxation(rules) if g.relaxation is not None else None
-    relaxed = g.searcher(position, looser, tt_mb, slot="relaxed") if looser is not None else None
-    if relaxed is None and g.loss_proof is not None:
-        relaxed = g.loss_proof(position, rules)
-    twin = g.twin(position, rules, tt_mb) if g.twin is not None else None
-    before = _counters(kernel, twin)
-    out = drive(kernel, limits, stop, relaxed, twin, progress)
+    with tables(tt_mb):  # the size every search of this solve takes its tables at, checked once
+        kernel = g.searcher(position, rules)
+        looser = g.relaxation(rules) if g.relaxation is not None else None
+        relaxed = g.searcher(position, looser, slot="relaxed") if looser is not None else None
+        if relaxed is None and g.loss_proof is not None:
+            relaxed = g.loss_proof(position, rules)
+        twin = g.twin(position, rules) if g.twin is not None else None
+        before = _counters(kernel, twin)
+        out = drive(kernel, limits, stop, relaxed, twin, progress)
     counters = {k: v - before.get(k, 0) for k, v in _counters(kernel, twin).items()}
     proof = out.proof
     if proof == "search":  # exhausted: a reduction that fired may name the proof (the adapter's search_proofs)

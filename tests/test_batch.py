@@ -20,7 +20,7 @@ import pytest
 
 import solver
 from cli_helpers import one_line_error, patience, patience_here
-from solver.runs import batch as batch_fn
+from solver import batch as batch_fn
 from solver.runs.batch import Batch
 from solver.engine.resources import default_tt_mb
 from solver.core.result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
@@ -264,7 +264,7 @@ def test_concurrent_writers_through_the_store(tmp_path):
 
 def test_no_dask_without_a_scheduler():
     code = ("import sys, solver; from solver import cli; "
-            "rows = list(solver.runs.batch('klondike', '1-3', tt_mb=64, workers=1, mode='threads')); "
+            "rows = list(solver.batch('klondike', '1-3', tt_mb=64, workers=1, mode='threads')); "
             "assert len(rows) == 3; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed', 'matplotlib')]; "
             "assert not bad, bad")

@@ -14,6 +14,7 @@ import solver
 from solver import api
 from solver.games import _registry, adapter_for, game_names, get_game
 from solver.games.protocol import Game, Position, Rules, Search
+from solver.engine.resources import tables
 
 VARIANTS = [(name, preset) for name in game_names() for preset in (get_game(name).presets or (None,))]
 WON_SEED = {"klondike": 1, "beleaguered-castle": 5, "windmill": 1, "great-wheel": 3}
@@ -81,7 +82,8 @@ def test_a_won_line_replays_and_searches_keep_the_protocol(name, preset):
     g.verify(position, rules, r.moves)
     last = list(g.positions(position, rules, r.moves))[-1]
     assert g.foundation_cards(last) == g.total_cards(position)
-    assert isinstance(g.searcher(position, rules, 16, slot="protocol-test"), Search)
+    with tables(16):
+        assert isinstance(g.searcher(position, rules, slot="protocol-test"), Search)
 
 
 @pytest.mark.parametrize("name", game_names())

@@ -31,6 +31,15 @@ class DealFileOptionError(DealFileError, OptionError):
     """A deal file that a rule option given beside it refuses (the option named as data)."""
 
 
+class AnotherGamesDealFile(DealFileError):
+    """A deal file that names another game: ``game`` (as data, for a front end to say
+    how to solve it) and ``path``."""
+
+    def __init__(self, message: str, game: str, path: str) -> None:
+        super().__init__(message)
+        self.game, self.path = game, path
+
+
 def card_token(card: Card, face_down: bool = False) -> str:
     """Solvitaire spelling: ``10H``, ``AS``; face down: ``10h``."""
     text = card.solvitaire()

@@ -62,7 +62,7 @@ class Game(Protocol):
     numberings: tuple[str, ...]
     piles_doc: str
     workspace_mb: float
-    twin: Callable[[Any, Any, float], Search] | None
+    twin: Callable[[Any, Any], Search] | None
     relaxation: Callable[[Any], Any] | None
     loss_proof: Callable[[Any, Any], Search] | None
     proofs: dict[str, str]  # a lost verdict's proof label -> the words the verdict line gives it
@@ -80,7 +80,7 @@ class Game(Protocol):
 
     def render(self, position: Any) -> str: ...
 
-    def searcher(self, position: Any, rules: Any, tt_mb: float, slot: str = "main") -> Search: ...
+    def searcher(self, position: Any, rules: Any, slot: str = "main") -> Search: ...
 
     def foundation_cards(self, position: Any) -> int: ...
 

@@ -23,7 +23,9 @@ import click
 from .. import api
 from . import server
 from ..games import game_names, get_game
-from ..games.variants import OPTIONS, VARIANTS, flag, from_pysolfc_id, option_help, options_of
+from ..games import variants
+from ..games.variants import VARIANTS, flag, from_pysolfc_id, option_help, options_of
+from ..core.dealfile import AnotherGamesDealFile
 from ..core.errors import OptionError
 from ..core.lines import steps
 from ..core.moves import Move
@@ -49,13 +51,15 @@ def _seed(text: str | None) -> int | None:
 def flag_of(key: str) -> str:
     """The flag that gives the library's option ``key``: a rule option's from the table
     (variants.OPTIONS), else the key spelled as a flag (tt_mb: --tt-mb)."""
-    return next((o.flag for o in OPTIONS if o.name == key), "--" + key.replace("_", "-"))
+    return next((o.flag for o in variants.OPTIONS if o.name == key), "--" + key.replace("_", "-"))
 
 
 def said(err: Exception) -> str:
     """A library error's message as the command line says it: the first line, with
     any option it names (errors.OptionError) named by its flag."""
     text = err.spelled(flag_of) if isinstance(err, OptionError) else str(err)
+    if isinstance(err, AnotherGamesDealFile):
+        text += f": try 'patience solve {err.game} --deal {err.path}'"
     return text.splitlines()[0] if text else repr(err)
 
 
@@ -102,12 +106,13 @@ def rule_options(f):
 
     @functools.wraps(f)
     def command(*args: Any, game: str, **kwargs: Any) -> Any:
-        given = {o.name: kwargs.pop(o.name) for o in OPTIONS}
+        given = {o.name: kwargs.pop(o.name) for o in table}
         game, options = _pysolfc_game(game, {k: v for k, v in given.items() if v is not None})
         _applicable(game, options)
         return f(*args, game=game, options=options, **kwargs)
 
-    for o in reversed(OPTIONS):
+    table = variants.OPTIONS  # as it is when the command is made
+    for o in reversed(table):
         command = _flag(o)(command)
     return click.option("--numbering", default=None, callback=_lower,
                         help="Deal numbering: pysolfc (PySolFC game numbers, the default) or solvitaire.")(command)

@@ -44,10 +44,10 @@ class GreatWheel(GameAdapter):
         return gw_deal(seed, numbering)
 
     @staticmethod
-    def twin(position: GWPosition, rules: GWRules, tt_mb: float):
+    def twin(position: GWPosition, rules: GWRules):
         """The narrowed win-finder run alongside (searcher.narrowed_twin): its wins are
         wins, its exhaustion proves nothing; the main search's exhaustion is the loss."""
-        return _searcher().narrowed_twin(position, rules, tt_mb)
+        return _searcher().narrowed_twin(position, rules)
 
     @staticmethod
     def loss_proof(position: GWPosition, rules: GWRules):

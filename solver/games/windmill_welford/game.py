@@ -85,17 +85,17 @@ class WindmillWelford(GameAdapter):
         return welford_deal(seed, numbering)
 
     @classmethod
-    def searcher(cls, position: WelfordPosition, rules: Any, tt_mb: float, slot: str = "main"):
+    def searcher(cls, position: WelfordPosition, rules: Any, slot: str = "main"):
         """Welford's search takes no rules (one rule set)."""
-        return cls.search_class()(position, tt_mb, slot=slot)
+        return cls.search_class()(position, slot=slot)
 
     @staticmethod
-    def twin(position: WelfordPosition, rules: Any, tt_mb: float):
+    def twin(position: WelfordPosition, rules: Any):
         """Luby restarts in other orderings, each followed by a phase of randomized
         greedy playouts (searcher.restarts); its wins count, only the main search proves
         a loss."""
         from .searcher import restarts
-        return restarts(position, tt_mb)
+        return restarts(position)
 
     @staticmethod
     def foundation_cards(position: WelfordPosition) -> int:
