@@ -15,6 +15,7 @@ from typing import Any, Callable
 from .core.dealfile import AnotherGamesDealFile, DealFileError, DealFileOptionError, read_json
 from .core.errors import NAME
 from .games import adapter_for, game_names, get_game
+from .games.protocol import Rules
 from .games.variants import accepts, options_of
 from .core.lines import without_cycles
 from .core.numbering import PYSOLFC
@@ -97,14 +98,20 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = PYSOLFC,
 
     The adapter is the one that plays these rules (``games.adapter_for``: Windmill's
     welford preset has its own).  A deal file's own "rules" apply unless ``options``
-    name others."""
+    name others.  ``rules`` is a preset's name or the game's rules already made (a
+    batch makes them once for all its deals)."""
     front = get_game(game)
     is_path = isinstance(deal, (str, Path))
     if is_path:
         named = deal_file_options(front, deal)
         # a preset on the command line replaces the file's rules; single options refine them
         options = options if "rules" in options else {**named, **options}
-    rules = front.make_rules(**options)
+    if isinstance(options.get("rules"), Rules):  # made once by the caller: carried, not made again
+        if len(options) > 1:
+            raise ValueError("give the rules already made or rule options, not both")
+        rules = options["rules"]
+    else:
+        rules = front.make_rules(**options)
     g = adapter_for(front.name, rules)
     if deal is not None:
         if seed is not None:

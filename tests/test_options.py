@@ -92,6 +92,16 @@ def test_a_hint_deals_once_and_makes_its_rules_once(monkeypatch):
     assert (len(deals), len(rules)) == (1, 1)
 
 
+def test_a_batch_makes_its_rules_once_for_every_deal(monkeypatch):
+    from solver.games.klondike.game import Klondike
+    from solver.runs.batch import Batch
+
+    rules = _count(monkeypatch, Klondike, "make_rules")
+    got = list(Batch("klondike", "1-4", max_nodes=500, tt_mb=16, workers=2, mode="threads", draw=3))
+    assert sorted(r.seed for r in got) == [1, 2, 3, 4] and all(r.rules["draw"] == 3 for r in got)
+    assert len(rules) == 1
+
+
 def test_klondike_reads_its_own_passes():
     """'unlimited' is Klondike's word: its make_rules reads it, from a flag's text or
     from the rules' JSON, and the rules' JSON makes the same rules again."""

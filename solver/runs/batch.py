@@ -113,11 +113,11 @@ class Batch:
             tt_mb = DEFAULT_TT_MB if scheduler is not None else default_tt_mb(self.workers, tables, g.workspace_mb)
         self.tt_mb = check_tt_mb(tt_mb)  # each worker's table size (a resource, not in the key)
         self.limits = Limits(max_nodes=max_nodes, timeout=timeout)
-        api.make_deal(game, self.seeds.last, numbering=numbering, **rule_options)
+        api.make_deal(game, self.seeds.last, numbering=numbering, rules=rules)
         self.game = g.name
         self.numbering = numbering
         self.rules = rules.to_json()
-        self.options = rules.to_json()  # the rules in full, as data: self.game is the game they belong to
+        self.options = {"rules": rules}  # made once, carried to every deal (api.make_deal takes them as made)
         self.key = config_key(self.game, self.rules, numbering, max_nodes, timeout)
         self._own_store = db is not None and not isinstance(db, Store)
         self.store = Store(db) if self._own_store else db
