@@ -1,7 +1,7 @@
 """Batch runs: many seeds of one configuration, in parallel, stored and resumable.
 
     >>> import solver
-    >>> for r in solver.runs.batch("klondike", "1-1000", draw=3, max_nodes=10**6, db="runs.sqlite"):
+    >>> for r in solver.batch("klondike", "1-1000", draw=3, max_nodes=10**6, db="runs.sqlite"):
     ...     print(r.seed, r.verdict)
 
 ``batch()`` yields a SolveResult for every deal as it finishes (in completion order,
