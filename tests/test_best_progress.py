@@ -350,7 +350,7 @@ def test_a_database_of_a_newer_schema_is_refused(tmp_path):
 
 def test_batch_rows_export_and_report_carry_best_progress(tmp_path):
     db = tmp_path / "b.sqlite"
-    results = {r.seed: r for r in solver.runs.batch("windmill", "1-4", max_nodes=20_000, tt_mb=TT, workers=1, db=db)}
+    results = {r.seed: r for r in solver.batch("windmill", "1-4", max_nodes=20_000, tt_mb=TT, workers=1, db=db)}
     assert any(r.verdict == UNKNOWN for r in results.values())
     r = patience_here("export", "--db", str(db), "--format", "jsonl")
     assert r.returncode == 0, r.stderr

@@ -26,7 +26,7 @@ def db(tmp_path_factory):
     path = tmp_path_factory.mktemp("report") / "r.sqlite"
     results = {}
     for draw, spec in ((1, "1-30"), (3, "1-12")):
-        rows = list(solver.runs.batch("klondike", spec, draw=draw, max_nodes=NODES, tt_mb=TT, workers=2, mode="threads",
+        rows = list(solver.batch("klondike", spec, draw=draw, max_nodes=NODES, tt_mb=TT, workers=2, mode="threads",
                                  db=path))
         results[draw] = sorted(rows, key=lambda r: r.seed)
     return path, results

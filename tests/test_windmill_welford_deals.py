@@ -213,11 +213,12 @@ def test_every_spelling_keeps_the_stored_configuration_key():
     from solver.runs.store import config_key
 
     want = config_key("windmill", {"rules": "welford"}, "pysolfc", 1000, None)
+    welford = solver.api.get_game("windmill").make_rules(rules="welford")
     for game, options in (("windmill", {"rules": "welford"}), ("propeller", {"rules": "Welford"}),
                           ("windmill-welford", {})):
         b = Batch(game, "1-2", max_nodes=1000, workers=1, **options)
         assert (b.game, b.rules, b.key) == ("windmill", {"rules": "welford"}, want)
-        assert b.task_args(1)[-1] == {"rules": "welford"}  # the workers solve the welford preset
+        assert b.task_args(1)[-1] == {"rules": welford}  # the workers solve the welford preset (its rules, made once)
 
 
 def test_api_solve_windmill_welford():

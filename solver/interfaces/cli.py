@@ -7,23 +7,20 @@ status`` exits 1 when no resident solver runs (as ``systemctl status`` does).
 
 from __future__ import annotations
 
-from typing import Any
-
+import functools
 import json
 import os
 import signal
 import sqlite3
 import sys
 import threading
-
-import functools
+from typing import Any
 
 import click
 
 from .. import api
 from . import server
-from ..games import game_names, get_game
-from ..games import variants
+from ..games import game_names, get_game, variants
 from ..games.variants import VARIANTS, flag, from_pysolfc_id, option_help, options_of
 from ..core.dealfile import AnotherGamesDealFile
 from ..core.errors import OptionError
