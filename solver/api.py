@@ -12,13 +12,15 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .core.dealfile import DealFileError, read_json
+from .core.dealfile import AnotherGamesDealFile, DealFileError, DealFileOptionError, read_json
+from .core.errors import NAME
 from .games import adapter_for, game_names, get_game
+from .games.protocol import Rules
 from .games.variants import accepts, options_of
 from .core.lines import without_cycles
 from .core.numbering import PYSOLFC
 from .core.result import WON, BestProgress, SolveResult, VerificationError
-from .engine.resources import DEFAULT_TT_MB, check_tt_mb
+from .engine.resources import DEFAULT_TT_MB, tables
 from .engine.search import Limits, Status, StopFlag, drive
 from .core.shorten import DEFAULT_NODES, DEFAULT_SECONDS, shortened
 
@@ -29,14 +31,6 @@ def check_line_mode(line: str) -> None:
     """ValueError (one line) unless ``line`` is a line mode."""
     if line not in LINE_MODES:
         raise ValueError(f"unknown line mode {line!r}; choose from {', '.join(LINE_MODES)}")
-
-
-def rule_options(rules: Any) -> dict[str, Any]:
-    """The keyword options that make ``rules`` again (``make_rules(**rule_options(r))``)."""
-    out = dict(rules.to_json())
-    if out.get("passes") == "unlimited":
-        out["passes"] = None
-    return out
 
 
 def deal_file_json(g: Any, rules: Any, position: Any, *, seed: int | None = None,
@@ -63,28 +57,25 @@ def deal_file_options(g: Any, path: str | Path) -> dict[str, Any]:
             raise DealFileError(f"{path}: unknown game {named!r} in the file") from None
         if other.name != g.name:
             name = "standard input" if str(path) == "-" else path
-            raise DealFileError(f"{name} is a {other.name} deal file, not {g.name}: "
-                                f"try 'patience solve {other.name} --deal {path}'")
+            raise AnotherGamesDealFile(f"{name} is a {other.name} deal file, not {g.name}", other.name, str(path))
     rules = obj.get("rules", {})
     if not isinstance(rules, dict):
         raise DealFileError(f"{path}: \"rules\" must be an object like {{\"rules\": \"strict\"}}")
-    out = dict(rules)
-    if out.get("passes") == "unlimited":
-        out["passes"] = None
+    out = dict(rules)  # as the file says them: the game's make_rules reads its own values ("unlimited" passes)
     for key, value in out.items():
         if key not in options_of(g.name) or not accepts(key, value):
             raise DealFileError(f"{path}: \"rules\": {json.dumps({key: value})} is not a {g.name} rule option")
-    try:  # values out of range: the file's fault, not a command-line flag's
+    try:  # values out of range: the file's fault, not a command-line flag's (the message names the key)
         g.make_rules(**out)
     except ValueError as err:
-        raise DealFileError(f"{path}: the file's \"rules\" {json.dumps(rules)} are not valid: "
-                            f"{str(err).removeprefix('--')}") from None
+        raise DealFileError(f"{path}: the file's \"rules\" {json.dumps(rules)} are not valid: {err}") from None
     return out
 
 
 def _looks_like(path: str | Path, g: Any, rules: Any, message: str) -> str | None:
     """Which other game or preset reads the file that ``g`` under ``rules`` refused, as a
-    hint for the error message (None if no other one reads it)."""
+    hint for the error message (None if no other one reads it; a preset named as the
+    option "rules", errors.NAME)."""
     tries = [(other, {"rules": p} if p else {}) for other in map(get_game, game_names())
              for p in (other.presets or (None,))]
     for other, opts in tries:
@@ -96,8 +87,8 @@ def _looks_like(path: str | Path, g: Any, rules: Any, message: str) -> str | Non
         except (ValueError, OSError):
             continue
         default = not opts or opts["rules"] == other.presets[0]
-        flag = "" if default else f" --rules {opts['rules']}"
-        return f"{other.name}{flag}"
+        preset = "" if default else f" {NAME} {opts['rules']}"
+        return f"{other.name}{preset}"
     return None
 
 
@@ -107,14 +98,20 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = PYSOLFC,
 
     The adapter is the one that plays these rules (``games.adapter_for``: Windmill's
     welford preset has its own).  A deal file's own "rules" apply unless ``options``
-    name others."""
+    name others.  ``rules`` is a preset's name or the game's rules already made (a
+    batch makes them once for all its deals)."""
     front = get_game(game)
     is_path = isinstance(deal, (str, Path))
     if is_path:
         named = deal_file_options(front, deal)
         # a preset on the command line replaces the file's rules; single options refine them
         options = options if "rules" in options else {**named, **options}
-    rules = front.make_rules(**options)
+    if isinstance(options.get("rules"), Rules):  # made once by the caller: carried, not made again
+        if len(options) > 1:
+            raise ValueError("give the rules already made or rule options, not both")
+        rules = options["rules"]
+    else:
+        rules = front.make_rules(**options)
     g = adapter_for(front.name, rules)
     if deal is not None:
         if seed is not None:
@@ -126,7 +123,7 @@ def make_deal(game: str, seed: int | None = None, *, numbering: str = PYSOLFC,
                 hint = _looks_like(deal, front, rules, str(err))
                 if hint is None:
                     raise
-                raise DealFileError(f"{err} (it reads as a {hint} deal file)") from None
+                raise DealFileOptionError("rules", f"{err} (it reads as a {hint} deal file)") from None
         else:
             position = deal
         position.validate()
@@ -148,14 +145,17 @@ def _counters(*searches) -> dict[str, int]:
     return total
 
 
-def solve(game: str, seed: int | None = None, *, numbering: str = PYSOLFC, deal: Any = None,
-          max_nodes: int | None = None, timeout: float | None = None, tt_mb: float = DEFAULT_TT_MB,
+def solve(game: str | None = None, seed: int | None = None, *, numbering: str = PYSOLFC, deal: Any = None,
+          dealt: tuple | None = None, max_nodes: int | None = None, timeout: float | None = None, tt_mb: float = DEFAULT_TT_MB,
           stop: StopFlag | None = None, progress: Callable[[Status], None] | None = None,
           line: str = "fast", line_seconds: float | None = DEFAULT_SECONDS, line_nodes: int | None = DEFAULT_NODES,
           **options: Any) -> SolveResult:
     """Decide one deal: won (with a replayed line), lost (space exhausted) or unknown.
 
     ``options`` are the game's rule options (Klondike: draw, passes, worry_back).
+    ``dealt``: instead of game, deal and options, a deal already made, ``make_deal``'s
+    (adapter, rules, position), solved as it is (as deal ``seed`` of ``numbering`` when
+    ``seed`` is given): one deal and one rules object per request.
     A won line that the reference engine rejects raises VerificationError: that is a
     bug in the kernel, and it is never reported as a win.  ``stop`` (an Event set by
     another thread or process) ends the search early as unknown: interrupted.
@@ -168,23 +168,29 @@ def solve(game: str, seed: int | None = None, *, numbering: str = PYSOLFC, deal:
     check_line_mode(line)
     started = time.perf_counter()
     limits = Limits(max_nodes=max_nodes, timeout=timeout)
-    tt_mb = check_tt_mb(tt_mb)  # the one check of a table size (resources.py)
-    g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
-    kernel = g.searcher(position, rules, tt_mb)
-    looser = g.relaxation(rules) if g.relaxation is not None else None
-    relaxed = g.searcher(position, looser, tt_mb, slot="relaxed") if looser is not None else None
-    if relaxed is None and g.loss_proof is not None:
-        relaxed = g.loss_proof(position, rules)
-    twin = g.twin(position, rules, tt_mb) if g.twin is not None else None
-    before = _counters(kernel, twin)
-    out = drive(kernel, limits, stop, relaxed, twin, progress)
+    if dealt is None:
+        g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
+    elif deal is not None or options:
+        raise ValueError("give a deal already made or the deal and its rules, not both")
+    else:
+        g, rules, position = dealt
+    numbered = deal is None and seed is not None
+    with tables(tt_mb):  # the size every search of this solve takes its tables at, checked once
+        kernel = g.searcher(position, rules)
+        looser = g.relaxation(rules) if g.relaxation is not None else None
+        relaxed = g.searcher(position, looser, slot="relaxed") if looser is not None else None
+        if relaxed is None and g.loss_proof is not None:
+            relaxed = g.loss_proof(position, rules)
+        twin = g.twin(position, rules) if g.twin is not None else None
+        before = _counters(kernel, twin)
+        out = drive(kernel, limits, stop, relaxed, twin, progress)
     counters = {k: v - before.get(k, 0) for k, v in _counters(kernel, twin).items()}
     proof = out.proof
     if proof == "search":  # exhausted: a reduction that fired may name the proof (the adapter's search_proofs)
         proof = next((label for counter, label in g.search_proofs.items() if counters.get(counter, 0) > 0), proof)
     result = SolveResult(
-        game=g.name, rules=rules.to_json(), numbering=numbering if deal is None else None,
-        seed=seed if deal is None else None, verdict=out.verdict, reason=out.reason,
+        game=g.name, rules=rules.to_json(), numbering=numbering if numbered else None,
+        seed=seed if numbered else None, verdict=out.verdict, reason=out.reason,
         nodes=out.nodes, seconds=out.seconds, moves=out.line, stored_states=kernel.stored_states + (twin.stored_states if twin is not None else 0),
         proof=proof, counters=counters, line=line,
     )
@@ -192,7 +198,7 @@ def solve(game: str, seed: int | None = None, *, numbering: str = PYSOLFC, deal:
         result.best_progress = BestProgress(out.best.cards, g.total_cards(position))
         result.line_to_best = out.best.line
     if out.verdict == WON:
-        what = f"{g.name} {seed if deal is None else '(deal file)'}"
+        what = f"{g.name} {seed if numbered else '(deal file)'}"
         try:  # cutting its loops replays the kernel's line move by move: an illegal move raises
             clean = without_cycles(g, position, rules, out.line)
         except ValueError:  # the reference engine's replay says why, as a VerificationError
@@ -255,7 +261,7 @@ def hint(game: str, seed: int | None = None, moves: list | None = None, *, numbe
     from .core.lines import steps
 
     g, rules, position = position_after(game, seed, moves, numbering=numbering, deal=deal, **options)
-    result = solve(game, deal=position, timeout=timeout, max_nodes=max_nodes, tt_mb=tt_mb, **rule_options(rules))
+    result = solve(dealt=(g, rules, position), timeout=timeout, max_nodes=max_nodes, tt_mb=tt_mb)
     if not result.won or not result.moves:  # lost, undecided, or won already
         return result, None
     first = steps(result.moves, list(g.positions(position, rules, result.moves)))[0][0]

@@ -145,7 +145,7 @@ def _corrupt(monkeypatch, corrupt_line):
         def line(self):
             return corrupt_line(super().line())
 
-    monkeypatch.setattr(Klondike, "searcher", staticmethod(lambda p, r, mb: Corrupt(p, r, mb)))
+    monkeypatch.setattr(Klondike, "searcher", staticmethod(lambda p, r: Corrupt(p, r)))
 
 
 def _swap_first_tableau_move(line):

@@ -37,11 +37,20 @@ from solver.games.beleaguered_castle.codec import encode, rules_array
 from solver.games.beleaguered_castle.searcher import BCSearch, Geometry, restarts
 from solver.engine.kernel_search import successor_rows
 from solver.engine.search import Limits, drive
+from solver.engine.resources import tables
 
 # (ranks, piles, number of deals)
 CONFIGS = [(3, 3, 80), (4, 3, 80), (4, 4, 80), (5, 3, 60), (5, 4, 80), (6, 4, 40), (6, 5, 30)]
 MAX_STATES = 30_000  # reference budget per deal (positions); deals beyond it are skipped
 TT_MB = 16
+
+
+@pytest.fixture(autouse=True)
+def _tables():
+    """The searches these tests make take tables of TT_MB megabytes (resources.tables)."""
+    with tables(TT_MB):
+        yield
+
 
 
 def random_deal(rng: random.Random, ranks: int, npiles: int) -> BCPosition:
@@ -101,7 +110,7 @@ def test_unpruned_kernel_agrees_and_its_lines_replay():
     nodes = Counter()
     for label, position, expected in decided():
         for prune in (True, False):
-            kernel = BCSearch(position, BCRules(), TT_MB, prune=prune)
+            kernel = BCSearch(position, BCRules(), prune=prune)
             out = drive(kernel, Limits())
             nodes[prune] += kernel.nodes
             if out.verdict != ("won" if expected else "lost"):
@@ -124,9 +133,9 @@ def test_noisy_orders_and_restarts_alone_agree():
     phases = 0
     for label, position, expected in decided()[::3]:
         # built one at a time: searches of one slot share a workspace and a table
-        makers = [lambda o=o, k=k: BCSearch(position, BCRules(), TT_MB, order=o, noise=k, slot="noise")
+        makers = [lambda o=o, k=k: BCSearch(position, BCRules(), order=o, noise=k, slot="noise")
                   for o, k in ((K.ORDER_BASIC, 5), (K.ORDER_UNBLOCK, 6))]
-        makers.append(lambda: restarts(position, BCRules(), TT_MB, slot="noise-restarts", unit=8))
+        makers.append(lambda: restarts(position, BCRules(), slot="noise-restarts", unit=8))
         for make in makers:
             s = make()
             out = drive(s, Limits())
@@ -202,7 +211,7 @@ def test_rebuilt_rows_give_the_same_search():
     for label, position in cases:
         outs = []
         for geometry in (Geometry(), TINY, Geometry(window=8, block=8, max_depth=100_000, move_cap=1 << 20)):
-            kernel = BCSearch(position, BCRules(), TT_MB, geometry=geometry)
+            kernel = BCSearch(position, BCRules(), geometry=geometry)
             out = drive(kernel, Limits())
             outs.append((out.verdict, kernel.nodes, out.line))
         assert outs[0] == outs[1] == outs[2], f"{label}: {[(v, n, len(line)) for v, n, line in outs]}"
@@ -211,7 +220,7 @@ def test_rebuilt_rows_give_the_same_search():
 def test_a_full_stack_is_unknown_memory_limit():
     from solver.games.beleaguered_castle.deals import bc_deal
 
-    kernel = BCSearch(bc_deal(14, "solvitaire"), BCRules(), TT_MB,
+    kernel = BCSearch(bc_deal(14, "solvitaire"), BCRules(),
                       geometry=Geometry(window=64, block=16, max_depth=500, move_cap=1 << 16))
     out = drive(kernel, Limits())
     assert (out.verdict, out.reason) == ("unknown", "memory-limit")

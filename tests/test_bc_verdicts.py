@@ -17,8 +17,17 @@ from solver.games.beleaguered_castle.deals import bc_deal
 from solver.games.beleaguered_castle.position import BCRules
 from solver.games.beleaguered_castle.searcher import BCSearch
 from solver.engine.search import Limits, drive
+from solver.engine.resources import tables
 
 TT_MB = 64
+
+
+@pytest.fixture(autouse=True)
+def _tables():
+    """The searches these tests make take tables of TT_MB megabytes (resources.tables)."""
+    with tables(TT_MB):
+        yield
+
 
 # (numbering, seed) -> verdict.  Recorded from the kernel; wins replayed, losses
 # cross-checked below.  All need under 200 k nodes.
@@ -66,7 +75,7 @@ def test_losses_confirmed_by_reference_and_unpruned_kernel(key):
     numbering, seed = key
     p = bc_deal(seed, numbering)
     assert reference.solve_exhaustive(p, 300_000) is False
-    kernel = BCSearch(p, BCRules(), TT_MB, prune=False)
+    kernel = BCSearch(p, BCRules(), prune=False)
     assert drive(kernel, Limits()).verdict == "lost"
 
 

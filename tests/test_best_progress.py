@@ -28,6 +28,7 @@ from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import restarts
 from solver.games.windmill_welford.deals import welford_deal
 from solver.core.moves import Move
+from solver.engine.resources import tables
 from solver.games.replay import replay_moves
 from solver.core.result import LOST, UNKNOWN, WON, BestProgress, SolveResult
 from solver.engine.search import Limits, LazyLine, Progress, Restarts, drive, luby
@@ -245,8 +246,9 @@ def test_restarts_of_a_real_game_keep_an_abandoned_phases_line():
     later phases have overwritten; its line still replays to its count."""
     rules = WindmillRules("pysolfc")
     position = windmill_deal(2)
-    r = restarts(position, rules, TT, unit=3000)
-    out = drive(r, Limits(max_nodes=60_000))
+    with tables(TT):
+        r = restarts(position, rules, unit=3000)
+        out = drive(r, Limits(max_nodes=60_000))
     assert out.verdict == UNKNOWN and r.phase >= 5 and r.kept is not None
     assert out.best.cards == r.best_cards() >= r.kept.cards
     final = replay("windmill", rules, position, out.best.line())

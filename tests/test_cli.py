@@ -408,7 +408,7 @@ class Corrupt(KlondikeSearch):
     def line(self):
         return super().line()[:-1]  # drop the last move: replays, but does not win
 
-Klondike.searcher = staticmethod(lambda position, rules, tt_mb: Corrupt(position, rules, tt_mb))
+Klondike.searcher = staticmethod(lambda position, rules: Corrupt(position, rules))
 sys.argv = ["patience", "solve", "klondike", "1", "--tt-mb", "64"]
 from solver.interfaces.cli import run
 run()

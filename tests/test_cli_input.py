@@ -55,7 +55,7 @@ def test_bad_options_name_the_flag(args, words):
 @pytest.mark.parametrize("size", ["0", "nan", "1e9"])
 def test_a_bad_table_size_is_one_line_from_every_command_and_the_library(size, tmp_path):
     """One check of the table size (resources.check_tt_mb) serves every command and
-    the library; the line names the flag."""
+    the library; the command's line names the flag, the library's the option's key."""
     from solver.runs.batch import Batch
 
     for args in (["solve", "klondike", "1"], ["hint", "klondike", "1"],
@@ -65,7 +65,7 @@ def test_a_bad_table_size_is_one_line_from_every_command_and_the_library(size, t
     assert not (tmp_path / "r.sqlite").exists()  # refused before the batch opened its database
     for call in (lambda: api.solve("klondike", 1, tt_mb=float(size)),
                  lambda: Batch("klondike", "1-2", tt_mb=float(size))):
-        with pytest.raises(ValueError, match="--tt-mb"):
+        with pytest.raises(ValueError, match="tt_mb"):
             call()
 
 

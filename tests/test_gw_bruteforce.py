@@ -16,6 +16,14 @@ from solver.games.great_wheel.position import GWRules
 from solver.games.great_wheel.searcher import GWSearch
 from solver.core.result import LOST, WON
 from solver.engine.search import Limits, drive
+from solver.engine.resources import tables
+
+
+@pytest.fixture(autouse=True)
+def _tables():
+    """The searches these tests make take tables of 8 MB (resources.tables)."""
+    with tables(8):
+        yield
 
 CONFIGS = [(9, 1, 4), (12, 1, 3), (8, 1, 4), (10, 2, 2), (11, 1, 4)]
 
@@ -32,7 +40,7 @@ def small_deals(n: int) -> list:
 
 
 def kernel_verdict(position, rules, prune):
-    out = drive(GWSearch(position, rules, 8, prune=prune), Limits(max_nodes=2_000_000))
+    out = drive(GWSearch(position, rules, prune=prune), Limits(max_nodes=2_000_000))
     if out.verdict == WON:
         R.verify_win(position, rules, out.line)
     return out.verdict

@@ -22,6 +22,14 @@ from solver.core.result import LOST, MEMORY_LIMIT, UNKNOWN, WON
 from solver.engine.search import Limits, drive
 
 from test_gw_bruteforce import small_deals
+from solver.engine.resources import tables
+
+
+@pytest.fixture(autouse=True)
+def _tables():
+    """The searches these tests make take tables of 8 MB (resources.tables)."""
+    with tables(8):
+        yield
 
 PGS = GWRules("pgs")
 
@@ -64,15 +72,15 @@ class EndlessMain:
 
 
 def beside_endless_main(position, rules, max_nodes: int = 3_000_000):
-    twin = narrowed_twin(position, rules, 8)
+    twin = narrowed_twin(position, rules)
     twin.join_after = 0
     return drive(EndlessMain(), Limits(max_nodes=max_nodes), twin=twin)
 
 
 def with_twin(position, rules, max_nodes: int):
-    twin = narrowed_twin(position, rules, 8)
+    twin = narrowed_twin(position, rules)
     twin.join_after = 0  # at once: small positions end before the usual join
-    return drive(GWSearch(position, rules, 8), Limits(max_nodes=max_nodes), twin=twin)
+    return drive(GWSearch(position, rules), Limits(max_nodes=max_nodes), twin=twin)
 
 
 @pytest.mark.parametrize("preset,n", [("pgs", 150), ("pysolfc", 80)])
@@ -87,7 +95,7 @@ def test_narrowed_wins_are_wins_and_the_twin_changes_no_verdict(preset, n):
             continue
         decided += 1
         for level in (1, 2):
-            search = GWSearch(position, rules, 8, slot="twin", narrow=level)
+            search = GWSearch(position, rules, slot="twin", narrow=level)
             got = run_alone(search, 1_000_000)
             if got == WON:
                 assert truth, (level, position)
@@ -147,7 +155,7 @@ def test_narrowing_lists_only_the_waste_play_where_it_applies():
 
 def test_the_twin_fires_where_the_main_search_alone_does_not():
     position = reduced_deal(12, 8, 2, 4)
-    alone = drive(GWSearch(position, PGS, 8), Limits(max_nodes=200_000))
+    alone = drive(GWSearch(position, PGS), Limits(max_nodes=200_000))
     assert alone.verdict == UNKNOWN
     out = with_twin(position, PGS, 200_000)
     assert out.verdict == WON
@@ -158,7 +166,7 @@ def test_narrowed_exhaustion_is_no_loss():
     """Won only by burying a Two: the narrowed search runs out of moves, the deal is won."""
     position = endgame_deal(9031, 30, 2, 4)
     assert R.solve_exhaustive(position, PGS, max_states=2_000_000) is True
-    assert run_alone(narrowed_twin(position, PGS, 8), 1_000_000) == LOST  # both levels
+    assert run_alone(narrowed_twin(position, PGS), 1_000_000) == LOST  # both levels
     alone = beside_endless_main(position, PGS)
     assert alone.verdict == UNKNOWN and alone.nodes == 3_000_000  # the twin's exhaustion is dropped
     out = with_twin(position, PGS, 1_000_000)

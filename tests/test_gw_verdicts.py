@@ -14,8 +14,17 @@ from solver.games.great_wheel.deals import endgame_deal
 from solver.games.great_wheel.position import GWRules
 from solver.games.great_wheel.searcher import GWSearch
 from solver.engine.search import Limits, drive
+from solver.engine.resources import tables
 
 TT = 32
+
+
+@pytest.fixture(autouse=True)
+def _tables():
+    """The searches these tests make take tables of TT megabytes (resources.tables)."""
+    with tables(TT):
+        yield
+
 
 
 @pytest.mark.parametrize("preset,seed", [("pgs", 3), ("pgs", 5), ("pgs", 6), ("pgs", 9), ("pgs", 10),
@@ -42,7 +51,7 @@ def test_late_positions(seed, pgs, pysolfc):
     p = endgame_deal(seed, 20, 3, 4)
     for preset, want in (("pgs", pgs), ("pysolfc", pysolfc)):
         for prune in (True, False):
-            out = drive(GWSearch(p, GWRules(preset), TT, prune=prune), Limits(max_nodes=2_000_000))
+            out = drive(GWSearch(p, GWRules(preset), prune=prune), Limits(max_nodes=2_000_000))
             assert out.verdict == want, (preset, prune)
             if want == "won":
                 R.verify_win(p, GWRules(preset), out.line)

@@ -38,6 +38,7 @@ from solver.games.klondike.dealfile import position_to_json
 from solver.games.klondike.position import KlondikePosition, KlondikeRules
 from solver.games.klondike.searcher import KlondikeSearch, successors
 from solver.engine.search import Limits, drive
+from solver.engine.resources import tables
 
 VARIANTS = [
     KlondikeRules(draw=d, passes=p, worry_back=w)
@@ -61,6 +62,14 @@ CONFIGS = [
 ]
 MAX_STATES = 2000  # reference search budget per deal (positions); deals beyond it are skipped
 TT_MB = 16
+
+
+@pytest.fixture(autouse=True)
+def _tables():
+    """The searches these tests make take tables of TT_MB megabytes (resources.tables)."""
+    with tables(TT_MB):
+        yield
+
 
 
 def random_deal(rng: random.Random, ranks: int, npiles: int, nstock: int) -> KlondikePosition:
@@ -139,7 +148,7 @@ def test_kernel_verdict_equals_exhaustive_search():
 
 
 def _search(position, rules, prune):
-    kernel = KlondikeSearch(position, rules, TT_MB, prune=prune)
+    kernel = KlondikeSearch(position, rules, prune=prune)
     out = drive(kernel, Limits())
     return out, kernel.nodes
 

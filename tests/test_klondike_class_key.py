@@ -34,12 +34,22 @@ from solver.games.klondike.position import KlondikePosition, KlondikeRules
 from solver.games.klondike.searcher import KlondikeSearch, successors
 from solver.engine.search import Limits, drive
 from test_klondike_bruteforce import DEAL_RULES, random_deal
+import pytest
+from solver.engine.resources import tables
 
 # (ranks, piles, stock cards, deals)
 CONFIGS = [(2, 2, 2, 40), (3, 2, 3, 40), (3, 3, 3, 40), (4, 3, 3, 40), (4, 3, 4, 30)]
 MAX_STATES = 2000  # whole reachable graph per deal; larger deals are skipped
 ROOTS_PER_DEAL = 3
 TT_MB = 16
+
+
+@pytest.fixture(autouse=True)
+def _tables():
+    """The searches these tests make take tables of TT_MB megabytes (resources.tables)."""
+    with tables(TT_MB):
+        yield
+
 
 
 def class_key(p: KlondikePosition, rules: KlondikeRules) -> tuple:
@@ -147,7 +157,7 @@ def test_class_kernel_verdicts_from_mid_game_roots():
     verdicts = Counter()
     for label, _, rules, positions, won in games():
         for p in _roots(rng, positions):
-            search = KlondikeSearch(p, rules, TT_MB)
+            search = KlondikeSearch(p, rules)
             out = drive(search, Limits())
             want = "won" if p in won else "lost"
             verdicts[want] += 1

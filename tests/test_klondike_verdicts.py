@@ -28,8 +28,17 @@ from solver.games.klondike.deals import klondike_deal
 from solver.games.klondike.position import KlondikeRules
 from solver.games.klondike.searcher import KlondikeSearch
 from solver.engine.search import Limits, drive
+from solver.engine.resources import tables
 
 TT_MB = 64
+
+
+@pytest.fixture(autouse=True)
+def _tables():
+    """The searches these tests make take tables of TT_MB megabytes (resources.tables)."""
+    with tables(TT_MB):
+        yield
+
 
 # (numbering, draw, seed) -> verdict, unlimited passes, worry-back allowed.  Recorded
 # from the kernel (commit 2b52d8f), wins replayed, losses cross-checked as below.
@@ -94,7 +103,7 @@ def test_lost_confirmed_by_reference_exhaustive_search(key):
 def test_lost_confirmed_without_kernel_pruning(key):
     assert KNOWN[key] == "lost"
     numbering, draw, seed = key
-    kernel = KlondikeSearch(klondike_deal(seed, numbering, draw), KlondikeRules(draw=draw), TT_MB, prune=False)
+    kernel = KlondikeSearch(klondike_deal(seed, numbering, draw), KlondikeRules(draw=draw), prune=False)
     out = drive(kernel, Limits(max_nodes=12_000_000))
     assert out.verdict == "lost", (out.verdict, out.reason, kernel.nodes)
 

@@ -18,6 +18,7 @@ from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import WindmillPlayouts, WindmillSearch, restarts
 from solver.core.result import LOST, UNKNOWN, WON
 from solver.engine.search import Limits, drive
+from solver.engine.resources import tables
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "windmill_bruteforce.json").read_text())
 
@@ -82,13 +83,15 @@ def test_drive_takes_no_loss_from_a_playout_twin():
     node limit, the deal stays unknown."""
     rules = WindmillRules()
     position = next(position_from_json(g["deal"]) for g in GOLDEN if g["preset"] == "pysolfc" and not g["won"])
-    main = WindmillSearch(position, rules, 4, slot="tests")
-    twin = WindmillPlayouts(position, rules, slot="tests")
-    out = drive(main, Limits(max_nodes=10_000_000), twin=twin)
+    with tables(4):
+        main = WindmillSearch(position, rules, slot="tests")
+        twin = WindmillPlayouts(position, rules, slot="tests")
+        out = drive(main, Limits(max_nodes=10_000_000), twin=twin)
     assert out.verdict == LOST and out.proof == "search"
     hard = windmill_deal(2)  # unknown after 300 s of search: far beyond this limit
-    out = drive(WindmillSearch(hard, rules, 64, slot="tests"), Limits(max_nodes=200_000),
-                twin=WindmillPlayouts(hard, rules, slot="tests"))
+    with tables(64):
+        out = drive(WindmillSearch(hard, rules, slot="tests"), Limits(max_nodes=200_000),
+                    twin=WindmillPlayouts(hard, rules, slot="tests"))
     assert out.verdict == UNKNOWN
 
 
@@ -106,14 +109,15 @@ def test_the_same_seed_plays_the_same_moves():
 
 def test_the_twin_alternates_searches_and_playouts():
     rules = WindmillRules()
-    twin = restarts(windmill_deal(38), rules, 4, unit=1000)
-    assert isinstance(twin.current, WindmillSearch)
-    assert twin.start() is None
-    assert twin.run(1500) is None
-    assert isinstance(twin.current, WindmillPlayouts) and twin.phase == 1
-    assert set(twin.counters()) >= {"tt_dropped", "endgame_tries", "endgame_lost", "endgame_states"}
-    assert twin.run(1000) is None and isinstance(twin.current, WindmillSearch) and twin.phase == 2
-    assert restarts(windmill_deal(38), rules, 4, playouts=False).make_phase(1).proves_loss
+    with tables(4):
+        twin = restarts(windmill_deal(38), rules, unit=1000)
+        assert isinstance(twin.current, WindmillSearch)
+        assert twin.start() is None
+        assert twin.run(1500) is None
+        assert isinstance(twin.current, WindmillPlayouts) and twin.phase == 1
+        assert set(twin.counters()) >= {"tt_dropped", "endgame_tries", "endgame_lost", "endgame_states"}
+        assert twin.run(1000) is None and isinstance(twin.current, WindmillSearch) and twin.phase == 2
+        assert restarts(windmill_deal(38), rules, playouts=False).make_phase(1).proves_loss
 
 
 def test_the_playout_phases_win_a_deal_the_searches_leave_unknown():
@@ -126,8 +130,9 @@ def test_the_playout_phases_win_a_deal_the_searches_leave_unknown():
     rules = WindmillRules()
     ref.verify_win(windmill_deal(47), rules, got.moves)
     position = windmill_deal(47)
-    without = drive(WindmillSearch(position, rules, 64, slot="tests"), Limits(max_nodes=400_000),
-                    twin=restarts(position, rules, 64, playouts=False))
+    with tables(64):
+        without = drive(WindmillSearch(position, rules, slot="tests"), Limits(max_nodes=400_000),
+                        twin=restarts(position, rules, playouts=False))
     assert without.verdict == UNKNOWN
 
 
@@ -210,11 +215,13 @@ def test_welford_twin_alternates_and_wins_a_deal_its_searches_leave_unknown():
     from solver.games.windmill_welford.searcher import WelfordPlayouts, WelfordSearch
     from solver.games.windmill_welford.searcher import restarts as welford_restarts
 
-    twin = welford_restarts(welford_deal(115), 4)
-    assert isinstance(twin.make_phase(1), WelfordPlayouts) and isinstance(twin.make_phase(2), WelfordSearch)
+    with tables(4):
+        twin = welford_restarts(welford_deal(115))
+        assert isinstance(twin.make_phase(1), WelfordPlayouts) and isinstance(twin.make_phase(2), WelfordSearch)
     got = solve("windmill", 115, rules="welford", max_nodes=300_000, tt_mb=64)
     assert got.verdict == WON and got.verified
     position = welford_deal(115)
-    without = drive(WelfordSearch(position, 64, slot="tests"), Limits(max_nodes=300_000),
-                    twin=welford_restarts(position, 64, playouts=False))
+    with tables(64):
+        without = drive(WelfordSearch(position, slot="tests"), Limits(max_nodes=300_000),
+                        twin=welford_restarts(position, playouts=False))
     assert without.verdict == UNKNOWN

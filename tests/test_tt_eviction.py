@@ -16,6 +16,7 @@ import pytest
 
 import solver
 from solver.games import adapter_for, get_game
+from solver.engine.resources import tables
 from solver.engine.search import Limits, drive
 from solver.engine.tt import DROPPED, TranspositionTable, tt_insert
 
@@ -57,7 +58,7 @@ def test_without_eviction_a_full_table_refuses():
 def _check(cases, game, mb, min_dropped, unpruned=None, unknown_share=0.0):
     """cases: (label, position, expected won, rule options).  Each is solved through the
     API (main search, twin or relaxed search, line replay) and, with ``unpruned(position,
-    options, tt_mb)`` given, by the kernel with its pruning off (more states to evict).
+    options)`` given, by the kernel with its pruning off (more states to evict), with tables of ``mb``.
     A wrong verdict fails; "unknown" is allowed on ``unknown_share`` of the searches: a
     table of 51 entries can thrash (re-searching forgotten states until the node limit)
     or lose states of the current path (then the DFS stack fills: tt.py)."""
@@ -69,8 +70,9 @@ def _check(cases, game, mb, min_dropped, unpruned=None, unknown_share=0.0):
         fired = r.counters.get("tt_dropped", 0) > 0
         outcomes.append(("", r.verdict, r.reason, r.won and not r.verified))
         if unpruned is not None:
-            s = unpruned(position, options, mb)
-            out = drive(s, Limits(max_nodes=300_000))
+            with tables(mb):
+                s = unpruned(position, options)
+                out = drive(s, Limits(max_nodes=300_000))
             fired |= s.counters()["tt_dropped"] > 0
             if out.verdict == "won":
                 g = get_game(game)
@@ -97,7 +99,7 @@ def test_klondike_verdicts_survive_eviction():
     cases = [(label, p, won, {"draw": r.draw, "passes": r.passes, "worry_back": r.worry_back})
              for label, p, r, won in decided()]
     _check(cases, "klondike", TINY[3], 30,
-           lambda p, o, mb: KlondikeSearch(p, KlondikeRules(**o), mb, prune=False), unknown_share=0.05)
+           lambda p, o: KlondikeSearch(p, KlondikeRules(**o), prune=False), unknown_share=0.05)
 
 
 # Solvitaire draw-1 deals with their verdicts (results/runs/klondike-1-solvitaire-cap60.jsonl),

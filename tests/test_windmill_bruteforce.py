@@ -20,6 +20,14 @@ from solver.games.windmill.dealfile import position_from_json
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import WindmillSearch, restarts
 from solver.engine.search import Limits, drive
+from solver.engine.resources import tables
+
+
+@pytest.fixture(autouse=True)
+def _tables():
+    """The searches these tests make take tables of 4 MB (resources.tables)."""
+    with tables(4):
+        yield
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "windmill_bruteforce.json").read_text())
 
@@ -27,9 +35,9 @@ GOLDEN = json.loads((Path(__file__).parent / "golden" / "windmill_bruteforce.jso
 def _kernel(position, rules, prune, order=0, noise=0, unit=None):
     """The verdict of one DFS (order, noise), or with ``unit`` of Luby restarts alone."""
     if unit is None:
-        s = WindmillSearch(position, rules, 4, prune=prune, order=order, noise=noise)
+        s = WindmillSearch(position, rules, prune=prune, order=order, noise=noise)
     else:
-        s = restarts(position, rules, 4, prune=prune, unit=unit)
+        s = restarts(position, rules, prune=prune, unit=unit)
     out = drive(s, Limits(max_nodes=5_000_000))
     if out.verdict == "won":
         ref.verify_win(position, rules, out.line)

@@ -21,6 +21,7 @@ from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import WindmillSearch, restarts
 from solver.engine.search import Limits, drive
+from solver.engine.resources import tables
 
 from windmill_helpers import random_position
 
@@ -111,9 +112,10 @@ def test_kernel_with_the_endgame_test_everywhere_matches_the_reference(preset):
     fired = 0
     for position, won in cases:
         for order in (0, 1):
-            s = WindmillSearch(position, rules, 4, order=order, endgame=104)
-            before = s.counters()["endgame_lost"]
-            out = drive(s, Limits(max_nodes=2_000_000))
+            with tables(4):
+                s = WindmillSearch(position, rules, order=order, endgame=104)
+                before = s.counters()["endgame_lost"]
+                out = drive(s, Limits(max_nodes=2_000_000))
             fired += s.counters()["endgame_lost"] - before
             assert out.verdict == ("won" if won else "lost"), position
             if won:
@@ -123,15 +125,17 @@ def test_kernel_with_the_endgame_test_everywhere_matches_the_reference(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_the_test_fires_on_full_deals_and_is_counted(preset):
-    on = WindmillSearch(windmill_deal(2), WindmillRules(preset), 64, endgame=8)
-    c0 = on.counters()
-    drive(on, Limits(max_nodes=200_000))
-    c1 = on.counters()
+    with tables(64):
+        on = WindmillSearch(windmill_deal(2), WindmillRules(preset), endgame=8)
+        c0 = on.counters()
+        drive(on, Limits(max_nodes=200_000))
+        c1 = on.counters()
     tries = c1["endgame_tries"] - c0["endgame_tries"]
     assert tries > 0 and 0 < c1["endgame_lost"] - c0["endgame_lost"] <= tries
-    off = WindmillSearch(windmill_deal(2), WindmillRules(preset), 64, endgame=-1)
-    c0 = off.counters()
-    drive(off, Limits(max_nodes=100_000))
+    with tables(64):
+        off = WindmillSearch(windmill_deal(2), WindmillRules(preset), endgame=-1)
+        c0 = off.counters()
+        drive(off, Limits(max_nodes=100_000))
     assert off.counters() == c0  # switched off, never tried
 
 
@@ -146,7 +150,8 @@ def test_solve_reports_the_counters_and_names_the_proof():
 
 
 def test_restarts_pass_the_endgame_setting_on():
-    tw = restarts(windmill_deal(2), WindmillRules(), 8, endgame=-1, unit=64)
-    c0 = tw.counters()
-    drive(tw, Limits(max_nodes=20_000))
+    with tables(8):
+        tw = restarts(windmill_deal(2), WindmillRules(), endgame=-1, unit=64)
+        c0 = tw.counters()
+        drive(tw, Limits(max_nodes=20_000))
     assert tw.counters() == c0

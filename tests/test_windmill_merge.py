@@ -19,6 +19,14 @@ from solver.games.windmill.position import WindmillPosition, WindmillRules
 from solver.engine.search import Limits, drive
 
 from windmill_helpers import random_position
+from solver.engine.resources import tables
+
+
+@pytest.fixture(autouse=True)
+def _tables():
+    """The searches these tests make take tables of 4 MB (resources.tables)."""
+    with tables(4):
+        yield
 
 
 def _pool(R: int):
@@ -70,7 +78,7 @@ def test_swapping_the_waste_top_with_a_cell_keeps_the_value_once_the_stock_is_em
         checked += 1
         lost += not a
         for x in (p, q):
-            out = drive(S.WindmillSearch(x, rules, 4), Limits(max_nodes=2_000_000))
+            out = drive(S.WindmillSearch(x, rules), Limits(max_nodes=2_000_000))
             assert out.verdict == ("won" if a else "lost")
             if a:
                 ref.verify_win(x, rules, out.line)

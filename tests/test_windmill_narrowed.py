@@ -19,6 +19,7 @@ from solver.games.windmill.searcher import WindmillSearch
 from solver.core.moves import Move
 from solver.core.result import LOST, MEMORY_LIMIT, UNKNOWN, WON
 from solver.engine.search import Limits, drive
+from solver.engine.resources import tables
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "windmill_bruteforce.json").read_text())
 
@@ -36,9 +37,11 @@ def test_narrowed_wins_are_wins(preset):
     won = 0
     for case in (g for g in GOLDEN if g["preset"] == preset):
         position = position_from_json(case["deal"])
-        search = WindmillSearch(position, rules, 4, slot="tests", narrow=1)
+        with tables(4):
+            search = WindmillSearch(position, rules, slot="tests", narrow=1)
+            verdict = run_alone(search, 2_000_000)
         assert not search.proves_loss
-        if run_alone(search, 2_000_000) == WON:
+        if verdict == WON:
             assert case["won"], position
             ref.verify_win(position, rules, search.line())
             won += 1
@@ -52,16 +55,19 @@ def test_narrowed_exhaustion_is_no_loss():
     position = windmill_deal(119)
     stored = json.loads((Path(__file__).parent / "golden" / "windmill_119_line.json").read_text())
     ref.verify_win(position, rules, [Move.from_json(m) for m in stored["line"]])
-    assert run_alone(WindmillSearch(position, rules, 1024, slot="tests", narrow=1), 30_000_000) == LOST
+    with tables(1024):
+        assert run_alone(WindmillSearch(position, rules, slot="tests", narrow=1), 30_000_000) == LOST
 
 
 def test_the_narrowed_phase_fires_on_a_full_deal():
     rules = WindmillRules()
     position = windmill_deal(246)
-    alone = drive(WindmillSearch(position, rules, 256), Limits(max_nodes=1_500_000))
+    with tables(256):
+        alone = drive(WindmillSearch(position, rules), Limits(max_nodes=1_500_000))
+        search = WindmillSearch(position, rules, slot="tests", narrow=1)
+        narrowed = run_alone(search, 1_500_000)
     assert alone.verdict == UNKNOWN
-    search = WindmillSearch(position, rules, 256, slot="tests", narrow=1)
-    assert run_alone(search, 1_500_000) == WON
+    assert narrowed == WON
     ref.verify_win(position, rules, search.line())
 
 
@@ -71,8 +77,9 @@ def test_the_twin_never_narrows():
     phases, and every odd phase is playouts (tests/test_playouts.py)."""
     from solver.games.windmill import kernel as K
     from solver.games.windmill.searcher import WindmillPlayouts, restarts
-    twin = restarts(windmill_deal(1), WindmillRules(), 4)
-    phases = [twin.make_phase(k) for k in range(6)]
+    with tables(4):
+        twin = restarts(windmill_deal(1), WindmillRules())
+        phases = [twin.make_phase(k) for k in range(6)]
     searches = phases[0::2]
     assert [int(s.r[K.R_NARROW]) for s in searches] == [0, 0, 0]
     assert [int(s.r[K.R_NOISE]) for s in searches] == [0, 1, 2]

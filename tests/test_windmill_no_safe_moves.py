@@ -14,6 +14,14 @@ from solver.games.windmill.position import WindmillPosition, WindmillRules
 from solver.games.windmill.searcher import WindmillSearch
 from solver.core.moves import Move
 from solver.engine.search import Limits, drive
+from solver.engine.resources import tables
+
+
+@pytest.fixture(autouse=True)
+def _tables():
+    """The searches these tests make take tables of 16 MB (resources.tables)."""
+    with tables(16):
+        yield
 
 RULES = WindmillRules("pysolfc")
 R = 13
@@ -48,7 +56,7 @@ def test_playing_a_king_home_can_lose_a_won_position(stock, waste, king_pile_emp
     child = ref.apply_move(parent, RULES, play)
     assert ref.solve_exhaustive(parent, RULES, 3_000_000) is True
     assert ref.solve_exhaustive(child, RULES, 3_000_000) is False
-    out = drive(WindmillSearch(parent, RULES, 16), Limits(max_nodes=2_000_000))
+    out = drive(WindmillSearch(parent, RULES), Limits(max_nodes=2_000_000))
     assert out.verdict == "won"
     ref.verify_win(parent, RULES, out.line)
-    assert drive(WindmillSearch(child, RULES, 16), Limits(max_nodes=2_000_000)).verdict == "lost"
+    assert drive(WindmillSearch(child, RULES), Limits(max_nodes=2_000_000)).verdict == "lost"

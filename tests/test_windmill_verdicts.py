@@ -8,6 +8,7 @@ from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill.searcher import WindmillSearch, restarts
 from solver.engine.search import Limits, drive
+from solver.engine.resources import tables
 
 # Found won by the solver (lines verified); none of these takes more than 0.4 M nodes.
 WON = {
@@ -51,8 +52,9 @@ def test_pysolfc_lines_use_pysolfc_only_moves_somewhere():
 def test_node_limit_gives_unknown_and_resuming_is_deterministic():
     p = windmill_deal(2)
     rules = WindmillRules("pysolfc")
-    a = drive(WindmillSearch(p, rules, 64), Limits(max_nodes=200_000), twin=restarts(p, rules, 64))
-    b = drive(WindmillSearch(p, rules, 64), Limits(max_nodes=200_000), twin=restarts(p, rules, 64))
+    with tables(64):
+        a = drive(WindmillSearch(p, rules), Limits(max_nodes=200_000), twin=restarts(p, rules))
+        b = drive(WindmillSearch(p, rules), Limits(max_nodes=200_000), twin=restarts(p, rules))
     assert a.verdict == b.verdict == "unknown" and a.nodes == b.nodes
 
 
@@ -73,12 +75,13 @@ def test_main_search_and_twin_never_share_a_table_or_workspace(preset):
     rules = get_game("windmill").make_rules(rules=preset)
     g = adapter_for("windmill", rules)
     p = g.deal(2, "pysolfc", rules)
-    main, twin = g.searcher(p, rules, 8), g.twin(p, rules, 8)
-    main.start()
-    twin.start()
-    assert main.tt is not twin.tt and main.ws is not twin.current.ws
-    main.run(20_000)
-    twin.run(300_000)  # several restarted phases
+    with tables(8):
+        main, twin = g.searcher(p, rules), g.twin(p, rules)
+        main.start()
+        twin.start()
+        assert main.tt is not twin.tt and main.ws is not twin.current.ws
+        main.run(20_000)
+        twin.run(300_000)  # several restarted phases
     assert twin.phase > 0 and main.tt is not twin.tt and main.ws is not twin.current.ws
 
 
@@ -89,5 +92,6 @@ def test_a_deal_only_the_restarts_win():
     assert r.verdict == "won" and r.verified
     p, rules = windmill_deal(20), WindmillRules()
     for order in (0, 1):
-        alone = drive(WindmillSearch(p, rules, 64, order=order), Limits(max_nodes=2_500_000))
+        with tables(64):
+            alone = drive(WindmillSearch(p, rules, order=order), Limits(max_nodes=2_500_000))
         assert alone.verdict == "unknown"

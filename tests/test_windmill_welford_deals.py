@@ -20,6 +20,7 @@ from solver.games.windmill_welford.dealfile import dump_deal, load_deal, positio
 from solver.games.windmill_welford.deals import welford_deal, welford_packs
 from solver.core.numbering import pysolfc_deck
 from solver.games.replay import ReplayError
+from solver.engine.resources import tables
 
 
 def cards(text: str) -> list[Card]:
@@ -183,11 +184,12 @@ def test_adapter_solves_and_verifies(tmp_path):
     g = WindmillWelford
     p = g.deal(5, "pysolfc", None)
     assert p.preset == "welford" and p == welford_deal(5)
-    search = g.searcher(p, None, 16)
-    assert search.start() is None
-    verdict = None
-    while verdict is None:
-        verdict = search.run(4096)
+    with tables(16):
+        search = g.searcher(p, None)
+        assert search.start() is None
+        verdict = None
+        while verdict is None:
+            verdict = search.run(4096)
     assert verdict == "won"
     line = search.line()
     g.verify(p, None, line)
@@ -211,11 +213,12 @@ def test_every_spelling_keeps_the_stored_configuration_key():
     from solver.runs.store import config_key
 
     want = config_key("windmill", {"rules": "welford"}, "pysolfc", 1000, None)
+    welford = solver.api.get_game("windmill").make_rules(rules="welford")
     for game, options in (("windmill", {"rules": "welford"}), ("propeller", {"rules": "Welford"}),
                           ("windmill-welford", {})):
         b = Batch(game, "1-2", max_nodes=1000, workers=1, **options)
         assert (b.game, b.rules, b.key) == ("windmill", {"rules": "welford"}, want)
-        assert b.task_args(1)[-1] == {"rules": "welford"}  # the workers solve the welford preset
+        assert b.task_args(1)[-1] == {"rules": welford}  # the workers solve the welford preset (its rules, made once)
 
 
 def test_api_solve_windmill_welford():
@@ -247,12 +250,15 @@ def test_drive_limits_give_unknown():
     from solver.games.windmill_welford.searcher import WelfordSearch
 
     hard = welford_deal(1)  # not decided within these limits
-    out = drive(WelfordSearch(hard, 16), Limits(max_nodes=50_000))
+    with tables(16):
+        out = drive(WelfordSearch(hard), Limits(max_nodes=50_000))
     assert (out.verdict, out.reason, out.nodes) == ("unknown", "node-limit", 50_000)
-    small = WelfordSearch(hard, 0.05)  # a full table evicts (tt.py): the search goes on
-    out = drive(small, Limits(max_nodes=300_000))
+    with tables(0.05):
+        small = WelfordSearch(hard)  # a full table evicts (tt.py): the search goes on
+        out = drive(small, Limits(max_nodes=300_000))
     assert (out.verdict, out.reason) == ("unknown", "node-limit") and small.counters()["tt_dropped"] > 0
-    s = WelfordSearch(hard, 16)
-    s.start()
-    s.run(1000)
+    with tables(16):
+        s = WelfordSearch(hard)
+        s.start()
+        s.run(1000)
     assert s.nodes == 1001 and s.stored_states <= s.nodes

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .errors import OptionError
 from .cards import RANKS, SUIT_NAMES, Card, CardError, parse_card_token
 from .numbering import PYSOLFC, SOLVITAIRE
 from .outputs import check_output, write_text
@@ -24,6 +25,19 @@ P = TypeVar("P")
 
 class DealFileError(ValueError):
     """A deal file that cannot be read; the message is one line naming the problem."""
+
+
+class DealFileOptionError(DealFileError, OptionError):
+    """A deal file that a rule option given beside it refuses (the option named as data)."""
+
+
+class AnotherGamesDealFile(DealFileError):
+    """A deal file that names another game: ``game`` (as data, for a front end to say
+    how to solve it) and ``path``."""
+
+    def __init__(self, message: str, game: str, path: str) -> None:
+        super().__init__(message)
+        self.game, self.path = game, path
 
 
 def card_token(card: Card, face_down: bool = False) -> str:

@@ -34,6 +34,7 @@ import numpy as np
 
 from ..core.moves import Move
 from ..core.result import LOST, MEMORY_LIMIT, WON
+from .resources import table_mb, tables
 from .search import RELAX_AFTER, LazyLine, Progress
 
 if TYPE_CHECKING:
@@ -43,17 +44,19 @@ if TYPE_CHECKING:
 _local = threading.local()
 
 
-def table_for(megabytes: float, width: int, slot: str = "main") -> "TranspositionTable":
-    """This thread's table for ``slot`` (one per concurrent search), cleared."""
-    tables = getattr(_local, "tables", None)
-    if tables is None:
-        tables = _local.tables = {}
-    tt = tables.get(slot)
+def table_for(width: int, slot: str = "main") -> "TranspositionTable":
+    """This thread's table for ``slot`` (one per concurrent search), cleared, of the
+    size set for the searches run here (``resources.tables``)."""
+    megabytes = table_mb()
+    held = getattr(_local, "tables", None)
+    if held is None:
+        held = _local.tables = {}
+    tt = held.get(slot)
     if tt is None or (tt.megabytes, tt.width) != (megabytes, width):
-        tables.pop(slot, None)  # never hold two big tables for one slot
+        held.pop(slot, None)  # never hold two big tables for one slot
         from .tt import TranspositionTable
 
-        tt = tables[slot] = TranspositionTable(megabytes, width)
+        tt = held[slot] = TranspositionTable(megabytes, width)
     else:
         tt.clear()
     return tt
@@ -141,7 +144,7 @@ class KernelSearch:
 
     A subclass sets ``K`` (the kernel module), ``LOG_SHAPE``/``EXACT_LOG`` (see
     ``expand``), ``PACKED_BEST`` (the best line packs four 16-bit moves a word), and in
-    ``__init__`` calls ``setup(root, ctx, rules, ws_name, ws_factory, tt_mb, slot)`` and
+    ``__init__`` calls ``setup(root, ctx, rules, ws_name, ws_factory, slot)`` and
     sets ``to_moves`` (log rows -> Moves; picklable)."""
 
     K: Any
@@ -153,10 +156,10 @@ class KernelSearch:
     to_moves: Callable[[np.ndarray], list[Move]]
 
     def setup(self, root: np.ndarray, ctx: tuple, rules: np.ndarray, ws_name: str,
-              ws_factory: Callable[[], Workspace], tt_mb: float, slot: str) -> None:
+              ws_factory: Callable[[], Workspace], slot: str) -> None:
         self.root, self.ctx, self.r = root, ctx, rules
         self.ws = workspace_for(ws_name, ws_factory)
-        self.tt = table_for(tt_mb, self.K.KEY_WORDS, slot)
+        self.tt = table_for(self.K.KEY_WORDS, slot)
 
     def counters(self) -> dict[str, int]:
         """Running totals of this search's counters: the entries its table evicted
@@ -231,6 +234,7 @@ class KernelSearch:
 
 
 _warmed: set[str] = set()
+WARM_MB = 1  # the table of the tiny warm-up search
 
 
 def warm_once(K: Any, label: str, make: Callable[[], KernelSearch]) -> None:
@@ -244,11 +248,12 @@ def warm_once(K: Any, label: str, make: Callable[[], KernelSearch]) -> None:
     from .jit import announce_compile
 
     announce_compile(K.search_run, label)
-    search = make()
-    if search.start() is None:
-        search.run(64)
-    search.line()
-    search.tt.clear()
+    with tables(WARM_MB):
+        search = make()
+        if search.start() is None:
+            search.run(64)
+        search.line()
+        search.tt.clear()
 
 
 # ----------------------------------------------------------------- for tests

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Protocol, runtime_checkable
 
+from ..core.errors import NAME, OptionError
 from ..core.moves import Move
 from ..core.result import INTERRUPTED, LOST, MEMORY_LIMIT, NODE_LIMIT, TIME_LIMIT, UNKNOWN, WON
 
@@ -54,9 +55,9 @@ class Limits:
 
     def __post_init__(self) -> None:
         if self.max_nodes is not None and self.max_nodes < 1:
-            raise ValueError("--max-nodes must be at least 1")
+            raise OptionError("max_nodes", f"{NAME} must be at least 1")
         if self.timeout is not None and not 0 < self.timeout < float("inf"):
-            raise ValueError("--timeout must be a positive number of seconds")
+            raise OptionError("timeout", f"{NAME} must be a positive number of seconds")
 
 
 class LazyLine:

@@ -66,6 +66,7 @@ import mmap
 
 import numpy as np
 
+from ..core.errors import NAME, OptionError
 from .jit import njit
 
 COUNT, MAX_COUNT, TOUCHED, EVICT, DROPPED = 0, 1, 2, 3, 4
@@ -210,7 +211,7 @@ class TranspositionTable:
         self.evict = evict
         self.max_slots = self._slots_within(megabytes)
         if self.max_slots < MIN_SLOTS:
-            raise ValueError(f"--tt-mb {megabytes} is too small (needs at least {MIN_SLOTS * 8 * width / 2**20:.4f})")
+            raise OptionError("tt_mb", f"{NAME} {megabytes} is too small (needs at least {MIN_SLOTS * 8 * width / 2**20:.4f})")
         self.ctr = np.zeros(CTR_LEN, dtype=np.int64)
         self._allocate(min(self.max_slots, self._slots_within(INITIAL_MB)))
 

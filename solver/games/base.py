@@ -77,9 +77,10 @@ class GameAdapter:
         return getattr(importlib.import_module(module), name)
 
     @classmethod
-    def searcher(cls, position: Any, rules: Any, tt_mb: float, slot: str = "main") -> Any:
-        """The main search of a position (a KernelSearch)."""
-        return cls.search_class()(position, rules, tt_mb, slot=slot)
+    def searcher(cls, position: Any, rules: Any, slot: str = "main") -> Any:
+        """The main search of a position (a KernelSearch; its tables of the size set
+        for the solve, resources.tables)."""
+        return cls.search_class()(position, rules, slot=slot)
 
     @classmethod
     def _ref_args(cls, rules: Any) -> tuple:

@@ -17,8 +17,9 @@ from ..engine.search import Search  # noqa: F401  (the driver's contract, kept w
 @runtime_checkable
 class Rules(Protocol):
     """A game's rule options, frozen.  ``to_json()`` gives the options as data (what
-    ``--json``, deal files and the results database store); ``api.rule_options`` turns
-    it back into ``make_rules`` keywords."""
+    ``--json``, deal files and the results database store), and the game's
+    ``make_rules(**rules.to_json())`` makes them again (it reads its own values, as
+    Klondike's "unlimited" passes).  A request makes its rules once and carries them."""
 
     def to_json(self) -> dict[str, Any]: ...
 
@@ -61,7 +62,7 @@ class Game(Protocol):
     numberings: tuple[str, ...]
     piles_doc: str
     workspace_mb: float
-    twin: Callable[[Any, Any, float], Search] | None
+    twin: Callable[[Any, Any], Search] | None
     relaxation: Callable[[Any], Any] | None
     loss_proof: Callable[[Any, Any], Search] | None
     proofs: dict[str, str]  # a lost verdict's proof label -> the words the verdict line gives it
@@ -83,7 +84,7 @@ class Game(Protocol):
 
     def table_piles(self, position: Any) -> dict: ...  # the cards each of them shows
 
-    def searcher(self, position: Any, rules: Any, tt_mb: float, slot: str = "main") -> Search: ...
+    def searcher(self, position: Any, rules: Any, slot: str = "main") -> Search: ...
 
     def foundation_cards(self, position: Any) -> int: ...
 

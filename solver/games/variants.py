@@ -12,12 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.errors import NAME, OptionError
+
 
 @dataclass(frozen=True)
 class Option:
-    """A rule option: the ``make_rules`` keyword, its command-line flag, type, default
-    (None: the option may be null, e.g. unlimited passes or the default preset) and help
-    text, and the games that have it."""
+    """A rule option, declared once: its ``make_rules`` keyword (and key in the rules'
+    JSON), its command-line flag, the type of its values, its default (None: the option
+    may be null, e.g. the default preset), help text, and the games that have it.
+
+    The flag is parsed by the type (``bool``: a switch that sets the opposite of the
+    default); an option with ``words`` (values besides the type's, as "unlimited"
+    passes) takes text, which the game's ``make_rules`` reads.  The command line makes
+    every command's flags from this table (``cli.rule_options``)."""
 
     name: str
     flag: str
@@ -26,6 +33,7 @@ class Option:
     help: str
     games: tuple[str, ...]
     metavar: str | None = None
+    words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -73,7 +81,7 @@ VARIANTS = (
 OPTIONS = (
     Option("draw", "--draw", int, 1, "cards turned per draw (default 1)", ("klondike",), "K"),
     Option("passes", "--passes", int, None, "passes through the stock (default unlimited)", ("klondike",),
-           "N|unlimited"),
+           "N|unlimited", ("unlimited",)),
     Option("worry_back", "--no-worry-back", bool, True, "foundation cards never return to the tableau",
            ("klondike",)),
     # the games with presets have --rules
@@ -90,22 +98,22 @@ def adapter_key(game: str, preset: str | None) -> str:
 def from_pysolfc_id(game: str, options: dict) -> tuple[str, dict]:
     """GAME given as a PySolFC game id (``patience games`` lists them; not a deal
     number, which PySolFC also calls a game number): our game and the preset that
-    plays PySolFC's rules, as if given with --rules (rule options beside it refine it;
-    another --rules is refused with ValueError).  Any other GAME is unchanged."""
+    plays PySolFC's rules, as if given with option "rules" (rule options beside it refine
+    it; another preset is refused with OptionError).  Any other GAME is unchanged."""
     text = game.strip()
     if not text.isdigit():
         return game, options
     number = int(text)
     v = next((v for v in VARIANTS if v.pysolfc_game == number), None)
     if v is None:
-        ours = ", ".join(f"{v.pysolfc_game} ({v.game}{' --rules ' + v.preset if v.preset else ''})"
+        ours = ", ".join(f"{v.pysolfc_game} ({v.game}{f' {NAME} ' + v.preset if v.preset else ''})"
                          for v in VARIANTS if v.pysolfc_game)
-        raise ValueError(f"PySolFC game id {number} is not a game this solver plays; those are {ours}")
+        raise OptionError("rules", f"PySolFC game id {number} is not a game this solver plays; those are {ours}")
     if v.preset is None:
         return v.game, options
-    if options.get("rules", v.preset) != v.preset:
-        raise ValueError(f"PySolFC game id {number} is {v.game} --rules {v.preset}; "
-                         f"it cannot go with --rules {options['rules']}")
+    if str(options.get("rules", v.preset)).strip().lower() != v.preset:
+        raise OptionError("rules", f"PySolFC game id {number} is {v.game} {NAME} {v.preset}; "
+                                   f"it cannot go with {NAME} {options['rules']}")
     return v.game, {**options, "rules": v.preset}
 
 
@@ -124,11 +132,19 @@ def options_of(game: str) -> tuple[str, ...]:
     return tuple(o.name for o in OPTIONS if game in o.games)
 
 
+def option(name: str) -> Option:
+    """The row of rule option ``name``."""
+    return next(o for o in OPTIONS if o.name == name)
+
+
 def accepts(name: str, value: Any) -> bool:
-    """Whether ``value`` is a value of option ``name``'s type (a bool is never a number)."""
-    o = next(o for o in OPTIONS if o.name == name)
+    """Whether ``value`` is a value of option ``name`` as data (JSON): of its type (a
+    bool is never a number), one of its words, or None for an option that may be null."""
+    o = option(name)
     if value is None:
         return o.default is None
+    if isinstance(value, str) and value in o.words:
+        return True
     return isinstance(value, o.type) and (o.type is bool or not isinstance(value, bool))
 
 
@@ -140,7 +156,7 @@ def flag(name: str) -> str:
 def option_help(name: str) -> str:
     """An option's help line: the games that have it, and what it does (for rules, the
     presets of each game)."""
-    o = next(o for o in OPTIONS if o.name == name)
+    o = option(name)
     if name == "rules":
         games = sorted({v.game for v in VARIANTS if v.preset is not None})
         return "Rule preset: " + "; ".join(f"{g} {'|'.join(presets_of(g))}" for g in games) + "."

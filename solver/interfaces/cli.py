@@ -7,19 +7,23 @@ status`` exits 1 when no resident solver runs (as ``systemctl status`` does).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
 import sqlite3
 import sys
 import threading
+from typing import Any
 
 import click
 
 from .. import api
 from . import server
-from ..games import game_names, get_game
+from ..games import game_names, get_game, variants
 from ..games.variants import VARIANTS, flag, from_pysolfc_id, option_help, options_of
+from ..core.dealfile import AnotherGamesDealFile
+from ..core.errors import OptionError
 from ..core.lines import steps
 from ..core.moves import Move
 from ..core.numbering import PYSOLFC
@@ -41,16 +45,19 @@ def _seed(text: str | None) -> int | None:
         raise PatienceError(f"invalid seed {text!r}: expected a whole number") from None
 
 
-def _passes(text: str | None) -> int | None:
-    if text is None or text.strip().lower() in ("unlimited", "inf"):
-        return None
-    try:
-        passes = int(text)
-    except ValueError:
-        raise PatienceError(f"invalid --passes {text!r}: expected a number from 1 or 'unlimited'") from None
-    if passes < 1:
-        raise PatienceError(f"invalid --passes {text!r}: at least 1 pass (or 'unlimited')")
-    return passes
+def flag_of(key: str) -> str:
+    """The flag that gives the library's option ``key``: a rule option's from the table
+    (variants.OPTIONS), else the key spelled as a flag (tt_mb: --tt-mb)."""
+    return next((o.flag for o in variants.OPTIONS if o.name == key), "--" + key.replace("_", "-"))
+
+
+def said(err: Exception) -> str:
+    """A library error's message as the command line says it: the first line, with
+    any option it names (errors.OptionError) named by its flag."""
+    text = err.spelled(flag_of) if isinstance(err, OptionError) else str(err)
+    if isinstance(err, AnotherGamesDealFile):
+        text += f": try 'patience solve {err.game} --deal {err.path}'"
+    return text.splitlines()[0] if text else repr(err)
 
 
 def _pysolfc_game(game: str, options: dict) -> tuple[str, dict]:
@@ -59,7 +66,7 @@ def _pysolfc_game(game: str, options: dict) -> tuple[str, dict]:
     try:
         return from_pysolfc_id(game, options)
     except ValueError as err:
-        raise PatienceError(str(err)) from None
+        raise PatienceError(said(err)) from None
 
 
 def _applicable(game: str, options: dict) -> None:
@@ -75,32 +82,37 @@ def _applicable(game: str, options: dict) -> None:
             raise PatienceError(f"{flag(key)} does not apply to {g.name} (its options: {has})")
 
 
-def _rule_options(draw, passes, no_worry_back, rules_name) -> dict:
-    """Only the options the user gave, so a game that lacks one can say so."""
-    out: dict = {}
-    if draw is not None:
-        out["draw"] = draw
-    if passes is not None:
-        out["passes"] = _passes(passes)
-    if no_worry_back:
-        out["worry_back"] = False
-    if rules_name is not None:
-        out["rules"] = rules_name.strip().lower()
-    return out
-
-
 def _lower(_ctx, _param, value):
     return None if value is None else value.strip().lower()
 
 
+def _flag(o) -> Any:
+    """The click option of a rule option of the table: its value None when not given,
+    so that only the options the user gave reach the game (which says which it lacks)."""
+    if o.type is bool:  # a switch that sets the opposite of the default (--no-worry-back)
+        return click.option(o.flag, o.name, flag_value=not o.default, default=None, help=option_help(o.name))
+    kind = str if o.words else o.type  # text with words ("unlimited") is the game's to read
+    return click.option(o.flag, o.name, type=kind, default=None, metavar=o.metavar, help=option_help(o.name))
+
+
 def rule_options(f):
-    f = click.option("--rules", "rules_name", metavar="NAME", help=option_help("rules"))(f)
-    f = click.option("--no-worry-back", is_flag=True, help=option_help("worry_back"))(f)
-    f = click.option("--passes", metavar="N|unlimited", help=option_help("passes"))(f)
-    f = click.option("--draw", type=int, metavar="K", help=option_help("draw"))(f)
-    f = click.option("--numbering", default=None, callback=_lower,
-                     help="Deal numbering: pysolfc (PySolFC game numbers, the default) or solvitaire.")(f)
-    return f
+    """Give a command GAME's rule options: --numbering and a flag for every option of
+    the table (variants.OPTIONS, none written here).  The command receives ``game``
+    (a PySolFC game id made our game and preset), ``numbering`` and ``options``: the
+    rule options given, each checked to be one of the game's."""
+
+    @functools.wraps(f)
+    def command(*args: Any, game: str, **kwargs: Any) -> Any:
+        given = {o.name: kwargs.pop(o.name) for o in table}
+        game, options = _pysolfc_game(game, {k: v for k, v in given.items() if v is not None})
+        _applicable(game, options)
+        return f(*args, game=game, options=options, **kwargs)
+
+    table = variants.OPTIONS  # as it is when the command is made
+    for o in reversed(table):
+        command = _flag(o)(command)
+    return click.option("--numbering", default=None, callback=_lower,
+                        help="Deal numbering: pysolfc (PySolFC game numbers, the default) or solvitaire.")(command)
 
 
 def _check_output(path, inputs, folder: bool = False, stdout: bool = True) -> None:
@@ -121,13 +133,12 @@ def _db_file(db_path):
 
 
 def _deal(game, seed, numbering, deal_file, options):
-    _applicable(game, options)
     if deal_file is not None and numbering is not None:
         raise PatienceError("--numbering applies to seeds, not to a --deal file")
     try:
         return api.make_deal(game, _seed(seed), numbering=numbering or PYSOLFC, deal=deal_file, **options)
     except (ValueError, OSError) as err:
-        raise PatienceError(str(err).splitlines()[0] if str(err) else repr(err)) from None
+        raise PatienceError(said(err)) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -150,8 +161,7 @@ def main() -> None:
               help="Also write a replay page: one HTML file that steps through the line.")
 @click.option("--line", "line", type=click.Choice(api.LINE_MODES), default="short", show_default=True,
               help="short: rewrite the winning line without detours (up to 2 s more); fast: the line as found.")
-def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_name,
-          max_nodes, timeout, tt_mb, as_json, show, html_file, line):
+def solve(game, seed, deal_file, numbering, options, max_nodes, timeout, tt_mb, as_json, show, html_file, line):
     """Solve one deal: GAME and a SEED (deal number), or --deal FILE ('-': standard input).
 
     GAME: klondike, beleaguered-castle, windmill or great-wheel, an alias, or the PySolFC
@@ -161,17 +171,14 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
         raise PatienceError("--show prints boards for a person; it cannot go with --json")
     if html_file is not None:  # before a search that may be long
         _check_output(html_file, [deal_file], stdout=False)  # '-' is a file here
-    options = _rule_options(draw, passes, no_worry_back, rules_name)
-    game, options = _pysolfc_game(game, options)
-    g, rules, position = _deal(game, seed, numbering, deal_file, options)
+    g, rules, position = _deal(game, seed, numbering, deal_file, options)  # the one deal of this solve
     numbering = numbering or PYSOLFC
-    options = api.rule_options(rules)  # with the rules a deal file named
     live = LiveLine(g.total_cards(position)) if sys.stderr.isatty() else None
     if timeout is None and max_nodes is None:
         live = NoLimitWarning(live)
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())  # Ctrl-C ends the search, not the report
-    request = {"game": game, "seed": _seed(seed), "numbering": numbering, "options": options,
+    request = {"game": game, "seed": _seed(seed), "numbering": numbering, "options": rules.to_json(),
                "deal": g.deal_to_json(position) if deal_file is not None else None,
                "max_nodes": max_nodes, "timeout": timeout, "tt_mb": tt_mb, "line": line}
     try:
@@ -179,14 +186,14 @@ def solve(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_n
         if remote is not None:
             result = SolveResult.from_json(remote)
         else:
-            result = api.solve(game, _seed(seed), numbering=numbering, deal=position if deal_file is not None else None,
-                               max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, stop=stop, progress=live, line=line,
-                               **options)
+            result = api.solve(dealt=(g, rules, position), seed=_seed(seed) if deal_file is None else None,
+                               numbering=numbering, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, stop=stop,
+                               progress=live, line=line)
     except VerificationError as err:
         click.echo(str(err), err=True)
         sys.exit(3)
     except ValueError as err:
-        raise PatienceError(str(err)) from None
+        raise PatienceError(said(err)) from None
     finally:
         signal.signal(signal.SIGINT, previous)
         if live is not None:
@@ -315,10 +322,8 @@ def _print_result(g, rules, position, result, deal_file, numbering, as_json, sho
 @click.argument("seed")
 @rule_options
 @click.option("--json", "as_json", is_flag=True, help="Print the deal file (JSON) instead of a board.")
-def deal(game, seed, numbering, draw, passes, no_worry_back, rules_name, as_json):
+def deal(game, seed, numbering, options, as_json):
     """Print deal SEED of GAME as a board (or, with --json, as a deal file)."""
-    options = _rule_options(draw, passes, no_worry_back, rules_name)
-    game, options = _pysolfc_game(game, options)
     g, rules, position = _deal(game, seed, numbering, None, options)
     numbering = numbering or PYSOLFC
     if as_json:
@@ -363,8 +368,7 @@ def _read_moves(path: str, after: int | None) -> list[Move]:
 @click.option("--timeout", type=float, default=10.0, show_default=True, metavar="SECONDS",
               help="Give up (undecided) after this long.")
 @click.option("--tt-mb", type=float, default=DEFAULT_TT_MB, show_default=True, help="Transposition table size (MB).")
-def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_name, moves_file, after, timeout,
-         tt_mb):
+def hint(game, seed, deal_file, numbering, options, moves_file, after, timeout, tt_mb):
     """The next move of a winning line from a deal, or from where a line of moves leads."""
     if after is not None and moves_file is None:
         raise PatienceError("--after counts the moves of a --moves file; give one")
@@ -372,9 +376,6 @@ def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_na
         raise PatienceError(f"invalid --after {after}: must be 0 or more (the number of moves to play)")
     if deal_file == "-" and moves_file == "-":
         raise PatienceError("standard input can hold the --deal file or the --moves file, not both")
-    options = _rule_options(draw, passes, no_worry_back, rules_name)
-    game, options = _pysolfc_game(game, options)
-    _applicable(game, options)
     if deal_file is not None and numbering is not None:
         raise PatienceError("--numbering applies to seeds, not to a --deal file")
     moves = _read_moves(moves_file, after) if moves_file is not None else []
@@ -385,7 +386,7 @@ def hint(game, seed, deal_file, numbering, draw, passes, no_worry_back, rules_na
         click.echo(str(err), err=True)
         sys.exit(3)
     except (ValueError, OSError) as err:
-        raise PatienceError(str(err).splitlines()[0]) from None
+        raise PatienceError(said(err)) from None
     where = f"after {len(moves)} move{'s' if len(moves) != 1 else ''}" if moves else "from the start"
     if result.won and not result.moves:
         click.echo(f"nothing to do ({where}): the position is already won")
@@ -471,8 +472,8 @@ def _existing_db(db_path):
 @_db_option
 @click.option("--scheduler", metavar="ADDRESS", help="Run on a Dask cluster (tcp://HOST:PORT).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
-def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, timeout, max_nodes, tt_mb,
-          workers, mode, db_path, scheduler, progress):
+def batch(game, seed_spec, numbering, options, timeout, max_nodes, tt_mb, workers, mode, db_path, scheduler,
+          progress):
     """Solve many deals of GAME in parallel; store, resume, report the win rate.
 
     Every finished deal goes to the database at once; rerunning the same command
@@ -484,16 +485,13 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
     from ..runs.report import summarize, summary_text
     from ..runs.store import StoreError, default_db_path
 
-    options = _rule_options(draw, passes, no_worry_back, rules_name)
-    game, options = _pysolfc_game(game, options)
-    _applicable(game, options)
     numbering = numbering or PYSOLFC
     db = db_path or default_db_path()
     try:
         b = Batch(game, seed_spec, numbering=numbering, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
                   workers=workers, scheduler=scheduler, db=db, mode=mode, **options)
     except (ValueError, StoreError, ConnectionError) as err:
-        raise PatienceError(str(err).splitlines()[0]) from None
+        raise PatienceError(said(err)) from None
     except ImportError as err:
         raise PatienceError(f"--scheduler needs dask: pip install 'dask[distributed]' ({err})") from None
     kind = {"processes": ("process", "processes"), "threads": ("thread", "threads")}[b.mode]
@@ -545,19 +543,16 @@ def batch(game, seed_spec, numbering, draw, passes, no_worry_back, rules_name, t
 @click.option("--won/--lost", "won", default=True, help="List the won deals (default, graded) or the lost ones.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), default="-", show_default=True,
               help="Write the list here ('-': standard output).")
-def seeds(game, numbering, draw, passes, no_worry_back, rules_name, db_path, won, out_file):
+def seeds(game, numbering, options, db_path, won, out_file):
     """The decided deals of GAME in a results database, graded by difficulty, as a plain
     list a solitaire program can load ("winnable deals only")."""
     from ..runs.bank import bank, bank_text
 
-    options = _rule_options(draw, passes, no_worry_back, rules_name)
-    game, options = _pysolfc_game(game, options)
-    _applicable(game, options)
     try:
         g = get_game(game)
         rules = g.make_rules(**options).to_json()
     except ValueError as err:
-        raise PatienceError(str(err)) from None
+        raise PatienceError(said(err)) from None
     numbering = numbering or PYSOLFC
     verdict = "won" if won else "lost"
     _check_output(out_file, [_db_file(db_path)])

@@ -30,7 +30,8 @@ Wire protocol: newline-delimited JSON objects on one connection per request.
     |        |  "best_cards"}}                                 |                             |
     | server | {"result": SolveResult.to_json() + stored_states} | the answer           |
     | server | {"error": KIND, "message": TEXT}                | KIND: usage, verification,  |
-    |        |                                                 | version, busy, internal     |
+    |        | (usage naming an option: also "option": KEY,   | version, busy, internal      |
+    |        |  "text": errors.OptionError's text)             |                             |
     | client | {"call": "status"} / {"call": "shutdown"}       | -> {"status": {...}} / exit |
 
 The server solves one request at a time (the kernels' workspaces and tables are per
@@ -223,6 +224,10 @@ def solve_remote(request: dict, progress: Callable[[Any], None] | None = None,
 
                 raise VerificationError(msg.get("message", ""))
             elif msg.get("error") == "usage":
+                if msg.get("option") is not None:  # the client names the option its own way
+                    from ..core.errors import OptionError
+
+                    raise OptionError(msg["option"], msg.get("text", ""))
                 raise ServerError("usage", msg.get("message", ""))
             else:  # version, busy, internal: solve here
                 if msg.get("error") == "version":
@@ -483,11 +488,14 @@ class Server:
             try:
                 answer = {"result": self._result(msg, stop, progress)}
             except Exception as err:  # noqa: BLE001 - every failure goes back to the client
+                from ..core.errors import OptionError
                 from ..core.result import VerificationError
 
                 kind = ("verification" if isinstance(err, VerificationError)
                         else "usage" if isinstance(err, ValueError) else "internal")
                 answer = {"error": kind, "message": str(err) or repr(err)}
+                if isinstance(err, OptionError):
+                    answer.update(option=err.option, text=err.text)
             verdict = answer["result"]["verdict"] if "result" in answer else answer["error"]
             self.log(f"solved {_request_name(msg)}: {verdict} in {time.perf_counter() - t:.3f} s")
         finally:
@@ -501,16 +509,17 @@ class Server:
         from .. import api
         from ..games import adapter_for, get_game
 
-        options = dict(msg.get("options") or {})
-        position = None
+        options = dict(msg.get("options") or {})  # the rules as data (Rules.to_json), made once here
         if msg.get("deal") is not None:
             front = get_game(msg["game"])
             rules = front.make_rules(**options)
-            position = adapter_for(front.name, rules).deal_from_json(msg["deal"], rules)
-        result = api.solve(msg["game"], msg.get("seed"), numbering=msg.get("numbering") or PYSOLFC,
-                           deal=position, max_nodes=msg.get("max_nodes"), timeout=msg.get("timeout"),
-                           tt_mb=msg["tt_mb"], stop=stop, progress=progress, line=msg.get("line", "fast"),
-                           **options)
+            g = adapter_for(front.name, rules)
+            where = {"dealt": (g, rules, g.deal_from_json(msg["deal"], rules))}
+        else:
+            where = {"game": msg["game"], "seed": msg.get("seed"), **options}
+        result = api.solve(numbering=msg.get("numbering") or PYSOLFC, max_nodes=msg.get("max_nodes"),
+                           timeout=msg.get("timeout"), tt_mb=msg["tt_mb"], stop=stop, progress=progress,
+                           line=msg.get("line", "fast"), **where)
         return {**result.to_json(), "stored_states": result.stored_states}
 
 

@@ -60,6 +60,7 @@ from typing import Any
 from .. import api
 from .executors import Executor, ProcessExecutor, ThreadExecutor, ensure_warm, pump
 from .lease import Heartbeat, new_owner
+from ..core.errors import NAME, OptionError, named
 from ..core.numbering import PYSOLFC
 from ..core.result import INTERRUPTED, LOST, UNKNOWN, WON, SolveResult, VerificationError
 from ..engine.resources import DEFAULT_TT_MB, check_tt_mb, default_tt_mb
@@ -94,10 +95,11 @@ class Batch:
                  mode: str | None = None, **rule_options: Any):
         self.seeds = SeedSpec.of(seeds)
         if scheduler is not None and (workers is not None or mode is not None):
-            raise ValueError("--workers and --mode set up a local batch; with --scheduler the cluster's "
-                             "workers decide (dask worker --nworkers N --nthreads M)")
+            raise OptionError("workers", f"{NAME} and {named('mode')} set up a local batch; with "
+                                         f"{named('scheduler')} the cluster's workers decide (the processes and threads "
+                                         "each dask worker starts)")
         if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-            raise ValueError(f"--workers must be a whole number of at least 1, not {workers!r}")
+            raise OptionError("workers", f"{NAME} must be a whole number of at least 1, not {workers!r}")
         self.workers = workers or default_workers()
         self.mode = mode or DEFAULT_MODE
         if self.mode not in MODES:
@@ -111,11 +113,11 @@ class Batch:
             tt_mb = DEFAULT_TT_MB if scheduler is not None else default_tt_mb(self.workers, tables, g.workspace_mb)
         self.tt_mb = check_tt_mb(tt_mb)  # each worker's table size (a resource, not in the key)
         self.limits = Limits(max_nodes=max_nodes, timeout=timeout)
-        api.make_deal(game, self.seeds.last, numbering=numbering, **rule_options)
+        api.make_deal(game, self.seeds.last, numbering=numbering, rules=rules)
         self.game = g.name
         self.numbering = numbering
         self.rules = rules.to_json()
-        self.options = api.rule_options(rules)  # the rules in full: self.game is the game they belong to
+        self.options = {"rules": rules}  # made once, carried to every deal (api.make_deal takes them as made)
         self.key = config_key(self.game, self.rules, numbering, max_nodes, timeout)
         self._own_store = db is not None and not isinstance(db, Store)
         self.store = Store(db) if self._own_store else db

@@ -38,9 +38,9 @@ class BeleagueredCastle(GameAdapter):
 
 
     @staticmethod
-    def twin(position: BCPosition, rules: BCRules, tt_mb: float):
+    def twin(position: BCPosition, rules: BCRules):
         """Restarted searches in shuffled move orders, run alongside (searcher.restarts)."""
-        return _searcher().restarts(position, rules, tt_mb)
+        return _searcher().restarts(position, rules)
 
     @staticmethod
     def foundation_cards(position: BCPosition) -> int:

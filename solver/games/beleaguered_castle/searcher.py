@@ -36,7 +36,7 @@ def warm_up() -> None:
     """Compile (or load from the cache) this game's kernel once (kernel_search.warm_once)."""
     from .deals import bc_deal
 
-    warm_once(K, "Beleaguered Castle", lambda: BCSearch(bc_deal(1, "solvitaire"), BCRules(), 1, warm=False))
+    warm_once(K, "Beleaguered Castle", lambda: BCSearch(bc_deal(1, "solvitaire"), BCRules(), warm=False))
 
 
 class BCSearch(KernelSearch):
@@ -48,7 +48,7 @@ class BCSearch(KernelSearch):
     EXACT_LOG = False
     to_moves = staticmethod(log_to_moves)
 
-    def __init__(self, position: BCPosition, rules: BCRules, tt_mb: float, prune: bool = True,
+    def __init__(self, position: BCPosition, rules: BCRules, *, prune: bool = True,
                  warm: bool = True, geometry: RingGeometry = Geometry(),
                  order: int = K.ORDER_BASIC, slot: str = "main", noise: int = 0):
         """``order``: the kernel's move order (kernel.ORDER_*); ``noise``: a restart's seed
@@ -59,13 +59,13 @@ class BCSearch(KernelSearch):
         root = encode(position)
         self.setup(root, (root,), rules_array(position.ranks, len(position.tableau), prune, order, noise),
                    f"beleaguered-castle/{slot}/{'-'.join(map(str, geometry))}", lambda: ring_workspace(K, geometry),
-                   tt_mb, slot)
+                   slot)
 
 
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
 
 
-def restarts(position: BCPosition, rules: BCRules, tt_mb: float, prune: bool = True, slot: str = "twin",
+def restarts(position: BCPosition, rules: BCRules, *, prune: bool = True, slot: str = "twin",
              unit: int = RESTART_UNIT, geometry: RingGeometry = Geometry()) -> Restarts:
     """The twin of the main search (ORDER_BASIC, kept to the end): restarted searches
     with Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...); phase k in the unblocking
@@ -80,7 +80,7 @@ def restarts(position: BCPosition, rules: BCRules, tt_mb: float, prune: bool = T
 
     def phase(k: int) -> BCSearch:
         order = K.ORDER_UNBLOCK if k % 2 == 0 else K.ORDER_BASIC
-        return BCSearch(position, rules, tt_mb, prune, warm=False, geometry=geometry, order=order, slot=slot,
+        return BCSearch(position, rules, prune=prune, warm=False, geometry=geometry, order=order, slot=slot,
                         noise=k)
 
     return Restarts(phase, lambda k: unit * luby(k + 1), join_after=0)

@@ -10,6 +10,7 @@ from . import board, dealfile, reference
 from .deals import NUMBERINGS, gw_deal
 from .position import PRESETS, GWPosition, GWRules
 from .relaxed import MAX_STATES_MB, LowCardsReleased  # plain Python, cheap to import
+from ...core.errors import NAME, OptionError
 
 
 class GreatWheel(GameAdapter):
@@ -34,7 +35,8 @@ class GreatWheel(GameAdapter):
     @staticmethod
     def make_rules(rules: str | None = None, **extra: Any) -> GWRules:
         if extra:
-            raise ValueError(f"great-wheel has no option {', '.join(sorted(extra))} (use --rules {'|'.join(PRESETS)})")
+            raise OptionError("rules", f"great-wheel has no option {', '.join(sorted(extra))} "
+                                       f"(use {NAME} {'|'.join(PRESETS)})")
         return GWRules(PRESETS[0] if rules is None else str(rules).strip().lower())
 
     @staticmethod
@@ -42,10 +44,10 @@ class GreatWheel(GameAdapter):
         return gw_deal(seed, numbering)
 
     @staticmethod
-    def twin(position: GWPosition, rules: GWRules, tt_mb: float):
+    def twin(position: GWPosition, rules: GWRules):
         """The narrowed win-finder run alongside (searcher.narrowed_twin): its wins are
         wins, its exhaustion proves nothing; the main search's exhaustion is the loss."""
-        return _searcher().narrowed_twin(position, rules, tt_mb)
+        return _searcher().narrowed_twin(position, rules)
 
     @staticmethod
     def loss_proof(position: GWPosition, rules: GWRules):

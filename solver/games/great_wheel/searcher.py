@@ -35,7 +35,7 @@ def warm_up() -> None:
     """Compile (or load from the cache) this game's kernel once (kernel_search.warm_once)."""
     from .deals import endgame_deal
 
-    warm_once(K, "Great Wheel", lambda: GWSearch(endgame_deal(1, 6, 2, 2), GWRules("pysolfc"), 1, warm=False))
+    warm_once(K, "Great Wheel", lambda: GWSearch(endgame_deal(1, 6, 2, 2), GWRules("pysolfc"), warm=False))
 
 
 class GWSearch(KernelSearch):
@@ -46,7 +46,7 @@ class GWSearch(KernelSearch):
     K = K
     PACKED_BEST = True
 
-    def __init__(self, position: GWPosition, rules: GWRules, tt_mb: float, prune: bool = True,
+    def __init__(self, position: GWPosition, rules: GWRules, *, prune: bool = True,
                  warm: bool = True, geometry: RingGeometry = Geometry(), slot: str = "main", narrow: int = 0):
         if warm:
             warm_up()
@@ -54,7 +54,7 @@ class GWSearch(KernelSearch):
         self.to_moves = partial(log_to_moves, root=position)
         self.setup(encode(position), (talon_of(position),), rules_array(position, rules, prune, narrow),
                    f"great-wheel-{slot}-{'-'.join(map(str, geometry))}", lambda: ring_workspace(K, geometry),
-                   tt_mb, slot)
+                   slot)
 
 
 class GWPlayouts(PlayoutSearch):
@@ -71,7 +71,7 @@ class GWPlayouts(PlayoutSearch):
 LADDER = ((2, 1 << 24), (1, 1 << 62))
 
 
-def narrowed_twin(position: GWPosition, rules: GWRules, tt_mb: float, ladder=LADDER) -> Restarts:
+def narrowed_twin(position: GWPosition, rules: GWRules, ladder=LADDER) -> Restarts:
     """The twin of the main search (search.drive): narrowed searches one after another,
     narrowest first, each until it wins, runs out of moves or spends its budget.  Level 2
     plays every waste top that a foundation takes at once; level 1 only the Twos and
@@ -88,7 +88,7 @@ def narrowed_twin(position: GWPosition, rules: GWRules, tt_mb: float, ladder=LAD
     warm_up()
 
     def phase(k: int) -> GWSearch:
-        return GWSearch(position, rules, tt_mb, warm=False, slot="twin", narrow=ladder[k][0])
+        return GWSearch(position, rules, warm=False, slot="twin", narrow=ladder[k][0])
 
     return Restarts(phase, lambda k: ladder[k][1], phases=len(ladder))
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.dealfile import DealFileError
+from ...core.dealfile import DealFileOptionError
+from ...core.errors import NAME
 from ..base import GameAdapter
 from ..variants import preset_options, presets_of
 from . import board, dealfile, reference
@@ -35,7 +36,8 @@ class Klondike(GameAdapter):
     def make_rules(rules: str | None = None, draw: int | None = None, passes: int | None | object = UNSET,
                    worry_back: bool | None = None, **extra: Any) -> KlondikeRules:
         """The rules of a preset (PRESET_OPTIONS; default "standard"), with any option
-        given explicitly taking its place (``passes=None``: unlimited)."""
+        given explicitly taking its place (``passes``: a number, its text, or None or
+        "unlimited": unlimited; ``KlondikeRules.read_passes``)."""
         if extra:
             raise ValueError(f"Klondike has no option {', '.join(sorted(extra))}")
         name = PRESETS[0] if rules is None else str(rules).strip().lower()
@@ -46,7 +48,7 @@ class Klondike(GameAdapter):
             if value is not None:
                 options[key] = value
         if passes is not UNSET:
-            options["passes"] = passes
+            options["passes"] = KlondikeRules.read_passes(passes)
         return KlondikeRules(**options)
 
     @staticmethod
@@ -59,8 +61,8 @@ class Klondike(GameAdapter):
         "redeals" must leave a pass under ``rules``."""
         position = dealfile.load_deal(path)
         if rules.passes is not None and position.redeals >= rules.passes:
-            raise DealFileError(f"{path}: \"redeals\": {position.redeals} is more than --passes {rules.passes} "
-                                f"allows (at most {rules.passes - 1})")
+            raise DealFileOptionError("passes", f"{path}: \"redeals\": {position.redeals} is more than "
+                                                f"{NAME} {rules.passes} allows (at most {rules.passes - 1})")
         return position
 
 

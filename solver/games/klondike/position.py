@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...core.cards import Card, full_deck
+from ...core.errors import NAME, OptionError
 
 
 class PositionError(ValueError):
@@ -28,15 +29,28 @@ class KlondikeRules:
 
     def __post_init__(self) -> None:
         if not 1 <= self.draw <= 24:
-            raise ValueError(f"--draw must be between 1 and 24, not {self.draw}")
+            raise OptionError("draw", f"{NAME} must be between 1 and 24, not {self.draw}")
         if self.passes is not None and not 1 <= self.passes <= self.MAX_PASSES:
-            raise ValueError(
-                f"--passes must be between 1 and {self.MAX_PASSES} or 'unlimited', not {self.passes}"
-            )
+            raise OptionError("passes", f"invalid {NAME} {self.passes}: at least 1 pass and at most "
+                                        f"{self.MAX_PASSES}, or 'unlimited'")
 
     @property
     def max_redeals(self) -> int | None:
         return None if self.passes is None else self.passes - 1
+
+    @staticmethod
+    def read_passes(value: int | str | None) -> int | None:
+        """Passes as given (a number, its text, or "unlimited"/"inf"/None: unlimited)
+        as the rules hold them (None: unlimited); a range is checked by the rules."""
+        if value is None or isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("unlimited", "inf"):
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            raise OptionError("passes", f"invalid {NAME} {value!r}: expected a number from 1 or 'unlimited'") from None
 
     def to_json(self) -> dict:
         return {

@@ -31,7 +31,7 @@ def warm_up() -> None:
     """Compile (or load from the cache) this game's kernel once (kernel_search.warm_once)."""
     from .deals import klondike_deal
 
-    warm_once(K, "Klondike", lambda: KlondikeSearch(klondike_deal(1, PYSOLFC, 3), KlondikeRules(draw=3), 1,
+    warm_once(K, "Klondike", lambda: KlondikeSearch(klondike_deal(1, PYSOLFC, 3), KlondikeRules(draw=3),
                                                     warm=False, slot="warm"))
 
 
@@ -44,7 +44,7 @@ class KlondikeSearch(KernelSearch):
     EXACT_LOG = False
     to_moves = staticmethod(log_to_moves)
 
-    def __init__(self, position: KlondikePosition, rules: KlondikeRules, tt_mb: float, prune: bool = True,
+    def __init__(self, position: KlondikePosition, rules: KlondikeRules, *, prune: bool = True,
                  warm: bool = True, slot: str = "main", class_key: bool = True):
         """``slot`` names the workspace and table: concurrent searches need their own.
         ``class_key=False`` (with ``prune``): the exact key and older move set (kernel doc),
@@ -55,9 +55,9 @@ class KlondikeSearch(KernelSearch):
         self.rules = rules
         root, talon, ntalon = encode(position, rules)
         self.setup(root, (talon, ntalon), rules_array(rules, position.ranks, len(position.tableau), prune, class_key),
-                   f"klondike/{slot}", _workspace, tt_mb, slot)
+                   f"klondike/{slot}", _workspace, slot)
 
-    def setup(self, root, ctx, rules, ws_name, ws_factory, tt_mb, slot) -> None:
+    def setup(self, root, ctx, rules, ws_name, ws_factory, slot) -> None:
         """As KernelSearch.setup, but the class key (kernel doc) takes 2 words a table
         entry, not K.KEY_WORDS: its table is 2 words wide, and the kernel gets the first
         two words of the workspace's key array (the same arrays otherwise)."""
@@ -69,7 +69,7 @@ class KlondikeSearch(KernelSearch):
             named["key"] = ws.key[:width]
             ws = Workspace(**named)
         self.ws = ws
-        self.tt = table_for(tt_mb, width, slot)
+        self.tt = table_for(width, slot)
 
 
 def _kernel_args(position: KlondikePosition, rules: KlondikeRules, prune: bool, class_key: bool = True):

@@ -36,12 +36,12 @@ class Windmill(GameAdapter):
 
 
     @staticmethod
-    def twin(position, rules: WindmillRules, tt_mb: float):
+    def twin(position, rules: WindmillRules):
         """The search run alongside the main one (search.drive): Luby restarts in
         shuffled move orders, each followed by a phase of randomized greedy playouts
         (searcher.restarts); its wins count, only the main search proves a loss."""
         from .searcher import restarts
-        return restarts(position, rules, tt_mb)
+        return restarts(position, rules)
 
     @staticmethod
     def foundation_cards(position: WindmillPosition) -> int:

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 
 from ..variants import presets_of
 from ...core.cards import Card
+from ...core.errors import NAME, OptionError
 
 PRESETS = presets_of("windmill")  # the default first (variants.VARIANTS)
 ALIASES = ("propeller",)  # the game's other names
@@ -184,7 +185,7 @@ def _rank(r: int) -> str:
 def make_rules(rules: str | None = None, **extra: Any) -> WindmillRules:
     """Windmill's rules: a preset name (PRESETS; None: the default), no other options."""
     if extra:
-        raise ValueError(f"Windmill has no option {', '.join(sorted(extra))} (use --rules {'|'.join(PRESETS)})")
+        raise OptionError("rules", f"Windmill has no option {', '.join(sorted(extra))} (use {NAME} {'|'.join(PRESETS)})")
     rules = PRESETS[0] if rules is None else str(rules).strip().lower()
     if rules not in PRESETS:
         raise ValueError(f"unknown Windmill rules {rules!r}; choose from {', '.join(PRESETS)}")

@@ -30,7 +30,7 @@ def warm_up() -> None:
     """Compile (or load from the cache) this game's kernel once (kernel_search.warm_once)."""
     from .deals import windmill_deal
 
-    warm_once(K, "Windmill", lambda: WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(), 2,
+    warm_once(K, "Windmill", lambda: WindmillSearch(windmill_deal(1, ranks=2, cells=2), WindmillRules(),
                                                     warm=False, slot="warm", noise=1))
 
 
@@ -42,7 +42,7 @@ class WindmillSearch(KernelSearch):
     K = K
     to_moves = staticmethod(log_to_moves)
 
-    def __init__(self, position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
+    def __init__(self, position: WindmillPosition, rules: WindmillRules, *, prune: bool = True,
                  warm: bool = True, slot: str = "main", depth: int = MAX_DEPTH, order: int = 0, noise: int = 0,
                  endgame: int | None = None, narrow: int = 0):
         if warm:
@@ -50,7 +50,7 @@ class WindmillSearch(KernelSearch):
         self.proves_loss = narrow == 0  # narrow 1: a narrowed search (kernel module doc)
         root, seq = encode(position, rules)
         self.setup(root, (seq,), rules_array(position, rules, prune, order, noise, endgame, narrow),
-                   f"windmill-{slot}-{depth}", lambda: _workspace(depth), tt_mb, slot)
+                   f"windmill-{slot}-{depth}", lambda: _workspace(depth), slot)
 
     def counters(self) -> dict[str, int]:
         """This thread's running totals of the endgame's loss test (endgame.py): tries,
@@ -84,7 +84,7 @@ class WindmillPlayouts(PlayoutSearch):
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
 
 
-def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, prune: bool = True,
+def restarts(position: WindmillPosition, rules: WindmillRules, *, prune: bool = True,
              slot: str = "twin", unit: int = RESTART_UNIT, endgame: int | None = None,
              playouts: bool = True) -> Restarts:
     """The twin of the main search (order 0, kept to the end): restarted searches with
@@ -107,7 +107,7 @@ def restarts(position: WindmillPosition, rules: WindmillRules, tt_mb: float, pru
     searches: list[WindmillSearch] = []
 
     def search(j: int) -> WindmillSearch:
-        s = WindmillSearch(position, rules, tt_mb, prune, warm=False, slot=slot, order=(j + 1) % 2, noise=j,
+        s = WindmillSearch(position, rules, prune=prune, warm=False, slot=slot, order=(j + 1) % 2, noise=j,
                            endgame=endgame)
         searches.append(s)
         return s

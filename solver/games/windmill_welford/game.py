@@ -55,6 +55,7 @@ from ..windmill.position import WindmillRules, make_rules as windmill_rules
 from . import board, dealfile, reference
 from .deals import NUMBERINGS, welford_deal
 from .position import WelfordPosition
+from ...core.errors import NAME, OptionError
 
 PRESET = "welford"
 
@@ -75,8 +76,8 @@ class WindmillWelford(GameAdapter):
         """Windmill's rules under this preset (the other presets are ``windmill``'s own)."""
         made = windmill_rules(rules=PRESET if rules is None else rules, **extra)
         if made.preset != PRESET:
-            raise ValueError(f"windmill-welford plays --rules {PRESET} only; for {made.preset}: "
-                             f"windmill --rules {made.preset}")
+            raise OptionError("rules", f"windmill-welford plays {NAME} {PRESET} only; for {made.preset}: "
+                                       f"windmill {NAME} {made.preset}")
         return made
 
     @staticmethod
@@ -84,17 +85,17 @@ class WindmillWelford(GameAdapter):
         return welford_deal(seed, numbering)
 
     @classmethod
-    def searcher(cls, position: WelfordPosition, rules: Any, tt_mb: float, slot: str = "main"):
+    def searcher(cls, position: WelfordPosition, rules: Any, slot: str = "main"):
         """Welford's search takes no rules (one rule set)."""
-        return cls.search_class()(position, tt_mb, slot=slot)
+        return cls.search_class()(position, slot=slot)
 
     @staticmethod
-    def twin(position: WelfordPosition, rules: Any, tt_mb: float):
+    def twin(position: WelfordPosition, rules: Any):
         """Luby restarts in other orderings, each followed by a phase of randomized
         greedy playouts (searcher.restarts); its wins count, only the main search proves
         a loss."""
         from .searcher import restarts
-        return restarts(position, tt_mb)
+        return restarts(position)
 
     @staticmethod
     def foundation_cards(position: WelfordPosition) -> int:

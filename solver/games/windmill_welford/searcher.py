@@ -6,6 +6,7 @@ import numpy as np
 
 from ...engine.kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once
 from ...engine.playouts import PlayoutSearch
+from ...engine.resources import tables
 from ...engine.search import Limits, Restarts, drive, luby
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
@@ -31,7 +32,7 @@ def warm_up() -> None:
     from .deals import welford_deal
 
     warm_once(K, "Windmill (welford)",
-              lambda: WelfordSearch(welford_deal(1, ranks=3, sails=2), 1, warm=False, slot="warm"))
+              lambda: WelfordSearch(welford_deal(1, ranks=3, sails=2), warm=False, slot="warm"))
 
 
 class WelfordSearch(KernelSearch):
@@ -44,13 +45,13 @@ class WelfordSearch(KernelSearch):
     EXACT_LOG = False
     to_moves = staticmethod(log_to_moves)
 
-    def __init__(self, position: WelfordPosition, tt_mb: float, prune: bool = True, warm: bool = True,
+    def __init__(self, position: WelfordPosition, *, prune: bool = True, warm: bool = True,
                  slot: str = "main", order: int = 0, noise: int = 0):
         if warm:
             warm_up()
         root, talon = encode(position)
         self.setup(root, (talon,), rules_array(position, prune, order, noise), f"windmill-welford/{slot}",
-                   _workspace, tt_mb, slot)
+                   _workspace, slot)
 
 
 class WelfordPlayouts(PlayoutSearch):
@@ -67,7 +68,7 @@ class WelfordPlayouts(PlayoutSearch):
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
 
 
-def restarts(position: WelfordPosition, tt_mb: float, prune: bool = True, slot: str = "twin",
+def restarts(position: WelfordPosition, *, prune: bool = True, slot: str = "twin",
              unit: int = RESTART_UNIT, playouts: bool = True) -> Restarts:
     """The twin of the main search (ordering 0, kept to the end): restarted searches
     with Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), search j in ordering
@@ -84,7 +85,7 @@ def restarts(position: WelfordPosition, tt_mb: float, prune: bool = True, slot: 
     warm_up()
 
     def search(j: int) -> WelfordSearch:
-        return WelfordSearch(position, tt_mb, prune, warm=False, slot=slot, order=(j + 1) % K.ORDERS, noise=j)
+        return WelfordSearch(position, prune=prune, warm=False, slot=slot, order=(j + 1) % K.ORDERS, noise=j)
 
     if not playouts:
         return Restarts(search, lambda k: unit * luby(k + 1), join_after=0)
@@ -127,8 +128,10 @@ def perft(position: WelfordPosition, depth: int, prune: bool = False) -> int:
 def solve(position: WelfordPosition, tt_mb: float = 16, prune: bool = True, max_nodes: int | None = None,
           unit: int | None = None):
     """(verdict, line, nodes) of the ordering-0 search alone, or with ``unit`` of the
-    Luby restarts alone, run to the end or to ``max_nodes`` (tests and tools)."""
-    s = restarts(position, tt_mb, prune, slot="tests", unit=unit) if unit is not None else \
-        WelfordSearch(position, tt_mb, prune=prune, slot="tests")
-    out = drive(s, Limits(max_nodes=max_nodes))
+    Luby restarts alone, run to the end or to ``max_nodes`` (tests and tools), with
+    tables of ``tt_mb``."""
+    with tables(tt_mb):
+        s = restarts(position, prune=prune, slot="tests", unit=unit) if unit is not None else \
+            WelfordSearch(position, prune=prune, slot="tests")
+        out = drive(s, Limits(max_nodes=max_nodes))
     return out.verdict, out.line, out.nodes
