@@ -10,6 +10,7 @@ in slices of 100,000 nodes; a CPU cap, not a wall-clock one, because the machine
     nice -n 10 python benchmarks/bench_klondike_key.py --draw 3 --seeds 1-200 --cap 20 --kernel prunes
     python benchmarks/bench_klondike_key.py --report   # summary of the rows written so far
     python benchmarks/bench_klondike_key.py --report --prunes   # class key vs class key + prunes
+    nice -n 10 python benchmarks/bench_klondike_key.py --ablate --draw 3 --seeds 31-31  # each prune off in turn
 
 Rows (one JSON line per deal: seed, verdict, nodes, stored, CPU seconds) go to
 results/runs/klondike-class-key-d<draw>-<kernel>-cpucap<cap>.jsonl (kernel ``prunes``:
@@ -91,6 +92,29 @@ def run(draw: int, seeds: list[int], cap: float, kernel: str) -> None:
             print(json.dumps(row), flush=True)
 
 
+def ablate(draw: int, seeds: list[int], cap: float) -> None:
+    """Per seed: nodes / stored with no step-2 prune, all of them, and each one switched off.
+    Rows to results/runs/klondike-prunes-ablation-d<draw>.jsonl; a markdown table to stdout."""
+    configs = {"none": 0, "all": K.P_ALL, "KINGMAC off": K.P_ALL & ~K.P_KINGMAC, "T5 off": K.P_ALL & ~K.P_LAST_SAFE,
+               "T5b off": K.P_ALL & ~K.P_NO_TURN, "NODP off": K.P_ALL & ~K.P_NO_SAFE_TO_PILE}
+    rules = KlondikeRules(draw=draw)
+    print(f"| draw {draw} seed | " + " | ".join(configs) + " |")
+    print("|---" * (len(configs) + 1) + "|")
+    with (RUNS / f"klondike-prunes-ablation-d{draw}.jsonl").open("a") as out:
+        for seed in seeds:
+            cells = []
+            for name, prunes in configs.items():
+                position = klondike_deal(seed, "solvitaire", draw)
+                search = KlondikeSearch(position, rules, TT_MB, prunes=prunes)
+                t0 = time.process_time()
+                verdict = solve_capped(search, t0 + cap)
+                row = {"seed": seed, "prunes": name, "verdict": verdict, "nodes": search.nodes,
+                       "stored": search.stored_states, "seconds": round(time.process_time() - t0, 3)}
+                out.write(json.dumps(row) + "\n")
+                cells.append(f"{verdict} {search.nodes:,} / {search.stored_states:,}")
+            print(f"| {seed} | " + " | ".join(cells) + " |", flush=True)
+
+
 def load(path: Path) -> dict[int, dict]:
     return {r["seed"]: r for r in map(json.loads, path.read_text().splitlines())} if path.exists() else {}
 
@@ -137,8 +161,11 @@ def main() -> None:
     ap.add_argument("--kernel", choices=("class", "exact", "prunes"), default="prunes")
     ap.add_argument("--report", action="store_true", help="print the summary tables of the rows so far")
     ap.add_argument("--prunes", action="store_true", help="report: class key vs class key + step-2 prunes")
+    ap.add_argument("--ablate", action="store_true", help="each step-2 prune switched off in turn (nodes / stored)")
     args = ap.parse_args()
-    if args.report:
+    if args.ablate:
+        ablate(args.draw, seeds_of(args.seeds), args.cap)
+    elif args.report:
         report(args.cap, args.prunes)
     else:
         run(args.draw, seeds_of(args.seeds), args.cap, args.kernel)
