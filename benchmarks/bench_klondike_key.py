@@ -1,15 +1,21 @@
-"""Klondike class key against the exact key: one plain search per deal (no relaxed
-second search), old kernel (``class_key=False``) or new, one process, one deal at a time,
+"""Klondike class key against the exact key, and the step-2 prunes against the class key
+alone: one plain search per deal (no relaxed second search), kernel ``exact``
+(``class_key=False``), ``class`` (class key, step-2 prunes off: ``prunes=0``) or
+``prunes`` (class key and every step-2 prune), one process, one deal at a time,
 each deal capped at ``--cap`` CPU seconds of this process (the kernel runs in this thread,
 in slices of 100,000 nodes; a CPU cap, not a wall-clock one, because the machine is shared).
 
     nice -n 10 python benchmarks/bench_klondike_key.py --draw 3 --seeds 1-200 --cap 20 --kernel class
     nice -n 10 python benchmarks/bench_klondike_key.py --draw 3 --seeds 1-200 --cap 20 --kernel exact
+    nice -n 10 python benchmarks/bench_klondike_key.py --draw 3 --seeds 1-200 --cap 20 --kernel prunes
     python benchmarks/bench_klondike_key.py --report   # summary of the rows written so far
+    python benchmarks/bench_klondike_key.py --report --prunes   # class key vs class key + prunes
+    nice -n 10 python benchmarks/bench_klondike_key.py --ablate --draw 3 --seeds 31-31  # each prune off in turn
 
 Rows (one JSON line per deal: seed, verdict, nodes, stored, CPU seconds) go to
-results/runs/klondike-class-key-d<draw>-<kernel>-cpucap<cap>.jsonl; a deal already there is
-not solved again.  Wins are replayed through the reference engine (``verified``).
+results/runs/klondike-class-key-d<draw>-<kernel>-cpucap<cap>.jsonl (kernel ``prunes``:
+results/runs/klondike-prunes-d<draw>-cpucap<cap>.jsonl); a deal already there is not
+solved again.  Wins are replayed through the reference engine (``verified``).
 """
 
 from __future__ import annotations
@@ -23,11 +29,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.games.klondike import reference  # noqa: E402
+from solver.games.klondike import kernel as K, reference  # noqa: E402
 from solver.games.klondike.deals import klondike_deal  # noqa: E402
 from solver.games.klondike.position import KlondikeRules  # noqa: E402
 from solver.games.klondike.searcher import KlondikeSearch  # noqa: E402
 from solver.engine.search import MEMORY_LIMIT  # noqa: E402
+from solver.engine.resources import tables  # noqa: E402
 
 RUNS = ROOT / "results" / "runs"
 TT_MB = 1024
@@ -35,6 +42,8 @@ SLICE = 100_000
 
 
 def rows_path(draw: int, kernel: str, cap: float) -> Path:
+    if kernel == "prunes":
+        return RUNS / f"klondike-prunes-d{draw}-cpucap{cap:g}.jsonl"
     return RUNS / f"klondike-class-key-d{draw}-{kernel}-cpucap{cap:g}.jsonl"
 
 
@@ -68,7 +77,9 @@ def run(draw: int, seeds: list[int], cap: float, kernel: str) -> None:
             if seed in done:
                 continue
             position = klondike_deal(seed, "solvitaire", draw)
-            search = KlondikeSearch(position, rules, TT_MB, class_key=kernel == "class")
+            with tables(TT_MB):
+                search = KlondikeSearch(position, rules, class_key=kernel != "exact",
+                                        prunes=K.P_ALL if kernel == "prunes" else 0)
             t0 = time.process_time()
             verdict = solve_capped(search, t0 + cap)
             seconds = time.process_time() - t0
@@ -83,13 +94,39 @@ def run(draw: int, seeds: list[int], cap: float, kernel: str) -> None:
             print(json.dumps(row), flush=True)
 
 
+def ablate(draw: int, seeds: list[int], cap: float) -> None:
+    """Per seed: nodes / stored with no step-2 prune, all of them, and each one switched off.
+    Rows to results/runs/klondike-prunes-ablation-d<draw>.jsonl; a markdown table to stdout."""
+    configs = {"none": 0, "all": K.P_ALL, "KINGMAC off": K.P_ALL & ~K.P_KINGMAC, "T5 off": K.P_ALL & ~K.P_LAST_SAFE,
+               "T5b off": K.P_ALL & ~K.P_NO_TURN, "NODP off": K.P_ALL & ~K.P_NO_SAFE_TO_PILE}
+    rules = KlondikeRules(draw=draw)
+    print(f"| draw {draw} seed | " + " | ".join(configs) + " |")
+    print("|---" * (len(configs) + 1) + "|")
+    with (RUNS / f"klondike-prunes-ablation-d{draw}.jsonl").open("a") as out:
+        for seed in seeds:
+            cells = []
+            for name, prunes in configs.items():
+                position = klondike_deal(seed, "solvitaire", draw)
+                with tables(TT_MB):
+                    search = KlondikeSearch(position, rules, prunes=prunes)
+                t0 = time.process_time()
+                verdict = solve_capped(search, t0 + cap)
+                row = {"seed": seed, "prunes": name, "verdict": verdict, "nodes": search.nodes,
+                       "stored": search.stored_states, "seconds": round(time.process_time() - t0, 3)}
+                out.write(json.dumps(row) + "\n")
+                cells.append(f"{verdict} {search.nodes:,} / {search.stored_states:,}")
+            print(f"| {seed} | " + " | ".join(cells) + " |", flush=True)
+
+
 def load(path: Path) -> dict[int, dict]:
     return {r["seed"]: r for r in map(json.loads, path.read_text().splitlines())} if path.exists() else {}
 
 
-def report(cap: float) -> None:
+def report(cap: float, prunes: bool = False) -> None:
+    names = ("class key, no step-2 prunes", "class key + prunes") if prunes else ("exact key (old)", "class key (new)")
     for draw in (1, 3):
-        old, new = load(rows_path(draw, "exact", cap)), load(rows_path(draw, "class", cap))
+        old, new = (load(rows_path(draw, "class", cap)), load(rows_path(draw, "prunes", cap))) if prunes else \
+            (load(rows_path(draw, "exact", cap)), load(rows_path(draw, "class", cap)))
         common = sorted(set(old) & set(new))
         if not common:
             continue
@@ -97,7 +134,7 @@ def report(cap: float) -> None:
         print("| kernel | won / lost / unknown | nodes | stored | CPU s | decided by both: nodes / stored / CPU s |")
         print("|---|---|---|---|---|---|")
         both = [s for s in common if old[s]["verdict"] in ("won", "lost") and new[s]["verdict"] in ("won", "lost")]
-        for name, rows in (("exact key (old)", old), ("class key (new)", new)):
+        for name, rows in zip(names, (old, new)):
             v = [rows[s]["verdict"] for s in common]
             tot = lambda f, ss=common: sum(rows[s][f] for s in ss)  # noqa: E731
             print(f"| {name} | {v.count('won')} / {v.count('lost')} / {len(v) - v.count('won') - v.count('lost')} "
@@ -124,11 +161,15 @@ def main() -> None:
     ap.add_argument("--draw", type=int, default=3)
     ap.add_argument("--seeds", default="1-200")
     ap.add_argument("--cap", type=float, default=20.0, help="seconds per deal")
-    ap.add_argument("--kernel", choices=("class", "exact"), default="class")
+    ap.add_argument("--kernel", choices=("class", "exact", "prunes"), default="prunes")
     ap.add_argument("--report", action="store_true", help="print the summary tables of the rows so far")
+    ap.add_argument("--prunes", action="store_true", help="report: class key vs class key + step-2 prunes")
+    ap.add_argument("--ablate", action="store_true", help="each step-2 prune switched off in turn (nodes / stored)")
     args = ap.parse_args()
-    if args.report:
-        report(args.cap)
+    if args.ablate:
+        ablate(args.draw, seeds_of(args.seeds), args.cap)
+    elif args.report:
+        report(args.cap, args.prunes)
     else:
         run(args.draw, seeds_of(args.seeds), args.cap, args.kernel)
 

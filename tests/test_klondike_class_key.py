@@ -9,10 +9,11 @@ Then:
   kernel) has one winnability (T1, and T3 for the merged talon pointers);
 - the class kernel's verdict equals that winnability from mid-game roots picked from
   the graphs, and every win replays through the reference engine;
-- successor sets: the classes of the class kernel's children of a position are
-  exactly the classes reachable by one class-changing move from any position of its
-  class that the kernel's unpruned move list reaches by class-keeping moves, less the
-  documented prunes; no child keeps the class and no two children share one;
+- successor sets (step-2 prunes off; with them: test_klondike_prunes): the classes of
+  the class kernel's children of a position are exactly the classes reachable by one
+  class-changing move from any position of its class that the kernel's unpruned move
+  list reaches by class-keeping moves, less the documented prunes; no child keeps the
+  class and no two children share one;
 - the merged moves and the safe play of a covered card (SAFE2) really fire.
 """
 
@@ -205,7 +206,7 @@ def test_successor_sets_are_the_class_moves():
             if p.is_won():
                 continue
             key = class_key(p, rules)
-            kids = successors(p, rules, prune=True)
+            kids = successors(p, rules, prune=True, prunes=0)  # step 2's prunes: test_klondike_prunes
             got = [class_key(q, rules) for q in kids]
             if key in got:
                 problems.append(f"{label}: a child keeps the class: {_deal(p, rules)}")

@@ -103,10 +103,11 @@ def test_klondike_verdicts_survive_eviction():
 
 
 # Solvitaire draw-1 deals with their verdicts (results/runs/klondike-1-solvitaire-cap60.jsonl),
-# whose class-key searches store 1,998 to 3,565 positions (seeds up to 200) or more: here
-# with 1,638 entries.  (Seeds 195 and 364 fill their DFS stacks at this size: unknown.)
+# whose searches (class key and step-2 prunes) store more positions than the 1,638 entries
+# here.  (Seeds 195 and 364 fill their DFS stacks at this size: unknown; seeds 100 and 152
+# store fewer than 1,638 since the prunes.)
 FULL_DEALS = [(156, "lost"), (322, "lost"), (329, "lost"),
-              (76, "won"), (100, "won"), (124, "won"), (152, "won")]
+              (76, "won"), (124, "won"), (198, "won")]
 
 
 @pytest.mark.parametrize("seed,verdict", FULL_DEALS)

@@ -10,12 +10,15 @@ from . import kernel as K
 from .position import KlondikePosition, KlondikeRules
 
 PILE_NAMES = [f"T{i + 1}" for i in range(7)]
+_CARDS = tuple(Card.from_index(i) for i in range(52))  # decode makes many cards
 FOUNDATION_NAMES = [f"F{s + 1}" for s in range(4)]
 
 
-def rules_array(rules: KlondikeRules, ranks: int, npiles: int, prune: bool, class_key: bool = True) -> np.ndarray:
+def rules_array(rules: KlondikeRules, ranks: int, npiles: int, prune: bool, class_key: bool = True,
+                prunes: int = K.P_ALL) -> np.ndarray:
     """The kernel's rules array; ``class_key`` (used only with ``prune``) selects the class
-    key and its moves (kernel doc), else the exact key with the older move set."""
+    key and its moves (kernel doc), else the exact key with the older move set; ``prunes``
+    (class key only): which of the step-2 prunes (K.P_*) are on."""
     r = np.zeros(K.RULES_LEN, dtype=np.int64)
     r[K.R_DRAW] = rules.draw
     r[K.R_MAXRED] = -1 if rules.max_redeals is None else rules.max_redeals
@@ -24,6 +27,7 @@ def rules_array(rules: KlondikeRules, ranks: int, npiles: int, prune: bool, clas
     r[K.R_NPILES] = npiles
     r[K.R_PRUNE] = int(prune)
     r[K.R_CLASS] = int(prune and class_key)
+    r[K.R_PRUNES] = prunes if prune and class_key else 0
     return r
 
 
@@ -53,13 +57,13 @@ def decode(st: np.ndarray, talon: np.ndarray, ntalon: int, npiles: int, ranks: i
     down = []
     for i in range(npiles):
         L = int(st[K.LEN0 + i])
-        tableau.append([Card.from_index(int(st[K.P0 + i * K.CAP + j])) for j in range(L)])
+        tableau.append([_CARDS[st[K.P0 + i * K.CAP + j]] for j in range(L)])
         down.append(int(st[K.DOWN0 + i]))
     mask = int(st[K.TMASK])
     ptr = int(st[K.TPTR])
     present = [t for t in range(ntalon) if mask >> t & 1]
-    waste = [Card.from_index(int(talon[t])) for t in present if t < ptr]
-    stock = [Card.from_index(int(talon[t])) for t in reversed(present) if t >= ptr]
+    waste = [_CARDS[talon[t]] for t in present if t < ptr]
+    stock = [_CARDS[talon[t]] for t in reversed(present) if t >= ptr]
     return KlondikePosition(
         tableau, down, stock, waste, [int(st[K.FND0 + s]) for s in range(4)], int(st[K.REDEALS]), ranks
     )

@@ -41,10 +41,12 @@ piles with none are interchangeable and are written in sorted order (symmetry).
 Foundations are not stored: they hold exactly the cards found nowhere else.
 
 Moves (int64): kind (bits 0-3), a (4-11), b (12-15), count (16-23), redeal flag (24),
-score (32+, higher is tried first).  Kinds: pile top to foundation (a = pile), talon
-card to foundation (a = talon index), talon card to pile b, run of ``count`` cards from
-pile a to pile b, foundation of suit a to pile b, and (class key) the run of ``count``
-cards on a card of pile a onto its twin on pile b, then that card to its foundation.
+King source (25-26, K_EMPTY_KING), score (32+, higher is tried first).  Kinds: pile top
+to foundation (a = pile), talon card to foundation (a = talon index), talon card to pile
+b, run of ``count`` cards from pile a to pile b, foundation of suit a to pile b, and
+(class key) the run of ``count`` cards on a card of pile a onto its twin on pile b, then
+that card to its foundation; pile a whole onto pile b, then a King into pile a (KINGMAC:
+talon index, suit or pile of the King in bits 16-23).
 A talon move is a "stock macro-move": draw (turning the waste over if needed, flag
 set) until talon[a] is on top of the waste, then play it.  Any line can be reordered that way, because draws commute
 with every move that does not touch the waste.  Where a card first reaches the waste
@@ -124,6 +126,30 @@ proof that a winning line of generated moves remains:
   pile leaves e of its pair above one higher and nothing else lower, and the empty pile
   is unused; the King that enters is a reachable talon card, a foundation King (worry-
   back) or a King over face-down cards (a King-bottomed pile moving keeps the key);
+- KINGMAC (P_KINGMAC; replaces the rule above): R(x) emptying only as one move with a
+  King entering x's pile at once (K_EMPTY_KING, one per King source above).  The same
+  reordering puts the King's entry right after the emptying; it may enter another empty
+  pile, but empty piles are interchangeable (T1: the key sees only their number).  The
+  position in between is never made;
+- T5 (P_LAST_SAFE, a safe play): the last talon card L (stock bottom), next and safe, is
+  played up when the pointer is pure: the waste holds all the talon, or (unlimited
+  passes, T3) a multiple of the draw.  Pointer lemma: L comes after every other talon
+  card, so with L gone every draw from any pointer turns the other cards in the same
+  groups, turn-overs fall at the same moments, and the waste top differs only where it
+  would be L.  So L, the waste top of the all-drawn member, is as accessible and as
+  detachable as a pile top, and the safe-move theorem applies to it as play_safe applies
+  it to draw-1 talon cards.  Playing L leaves the pointer pure (all drawn);
+- T5b (P_NO_TURN): L next and safe, pointer not pure: no talon card reachable only after
+  a turn-over (``again``).  Draws commute with every move off the waste, so a winning
+  line whose next class move needs a turn-over may first draw to the end of the stock,
+  where the waste holds all the talon and T5 wins with L played up; that position is the
+  child of the talon move L -> foundation, which is generated (L, the last card, is
+  always reached without a turn-over).  Limited passes too: T5 with all the talon in the
+  waste needs no T3;
+- NODP (P_NO_SAFE_TO_PILE): no talon card c to a pile when c is next on its foundation
+  and safe (and no card is pending): the child's safe plays put c, now a pile top, on
+  its foundation, which is exactly the child of the talon move c -> foundation (same
+  talon and redeal flag), also generated;
 - pending card p (draw 1, unlimited passes: after a talon card p goes on a pile): only
   moves that put a card on p (a talon or foundation card, R(x), or F of p's covered twin
   with its run moved onto p).  Every talon card stays reachable, so in a winning line the
@@ -134,6 +160,14 @@ proof that a winning line of generated moves remains:
   is exposed, and its twin is covered iff it is in V and e(pair of p) = 1.  A safe play
   after the placement clears p (allowing more moves is always sound);
 - stock macro-moves: as above.
+Each step-2 prune (KINGMAC, T5, T5b, NODP) is stated on key quantities (digits, e,
+foundations, talon mask, the pointer's purity, which the key stores), never on the path,
+so the generated move set stays a function of the key and the table stays exact.  Not
+adopted, for want of a proof: lonelybot's "only the lowest of >= 3 foundation plays",
+its ``least_stack`` / paired-stack restrictions, and its history pruner (no foundation
+play after a reveal, builds only on the card just placed, a King next after an
+emptying) used with a plain visited set: those depend on the path, and a position first
+met under a restrictive history would be stored as lost for every later path.
 The unpruned search (R_PRUNE off: perft, differential tests) keeps the exact key: there a
 key-keeping move would reach a stored key and the covered card's play behind it be lost.
 """
@@ -159,10 +193,15 @@ PEND = 161
 SLEN = 162
 
 # rules array
-R_DRAW, R_MAXRED, R_WORRY, R_RANKS, R_NPILES, R_PRUNE, R_CLASS = 0, 1, 2, 3, 4, 5, 6
-RULES_LEN = 7
+R_DRAW, R_MAXRED, R_WORRY, R_RANKS, R_NPILES, R_PRUNE, R_CLASS, R_PRUNES = 0, 1, 2, 3, 4, 5, 6, 7
+RULES_LEN = 8
+# R_PRUNES: the class kernel's step-2 prunes (module doc), a bit each, for measuring
+P_KINGMAC, P_LAST_SAFE, P_NO_TURN, P_NO_SAFE_TO_PILE = 1, 2, 4, 8
+P_ALL = 15
 
-K_TAB_FND, K_TALON_FND, K_TALON_TAB, K_TAB_TAB, K_FND_TAB, K_SWAP_FND = 0, 1, 2, 3, 4, 5
+K_TAB_FND, K_TALON_FND, K_TALON_TAB, K_TAB_TAB, K_FND_TAB, K_SWAP_FND, K_EMPTY_KING = 0, 1, 2, 3, 4, 5, 6
+# K_EMPTY_KING: where the King comes from (bits 25-26; its talon index, suit or pile in bits 16-23)
+KING_TALON, KING_FND, KING_PILE = 0, 1, 2
 
 LOG_DRAW, LOG_REDEAL, LOG_MOVE = 0, 1, 2
 LOC_FND, LOC_STOCK, LOC_WASTE = 7, 11, 12
@@ -279,7 +318,32 @@ def _log_draws_to(st, talon, ntalon, rules, target, log, n):
 
 @njit
 def apply_move(st, m, talon, ntalon, rules, log, n, dolog):
-    """Apply move m to st in place; returns the new log length (or -1 on a bug)."""
+    """Apply move m to st in place; returns the new log length (or -1 on a bug).
+
+    K_EMPTY_KING is two moves: the whole pile a onto pile b, then a King into pile a
+    (from the talon, a foundation, or with its run from over face-down cards)."""
+    if m & 15 != K_EMPTY_KING:
+        return _apply_one(st, m, talon, ntalon, rules, log, n, dolog)
+    a = (m >> 4) & 255
+    b = (m >> 12) & 15
+    n = _apply_one(st, np.int64(K_TAB_TAB | (a << 4) | (b << 12) | (st[LEN0 + a] << 16)),
+                   talon, ntalon, rules, log, n, dolog)
+    src = (m >> 25) & 3
+    x = (m >> 16) & 255
+    if src == KING_TALON:
+        king = np.int64(K_TALON_TAB | (x << 4) | (a << 12)) | (m & np.int64(1 << 24))
+    elif src == KING_FND:
+        king = np.int64(K_FND_TAB | (x << 4) | (a << 12))
+    else:
+        king = np.int64(K_TAB_TAB | (x << 4) | (a << 12) | ((st[LEN0 + x] - st[DOWN0 + x]) << 16))
+    if n < 0:
+        return n
+    return _apply_one(st, king, talon, ntalon, rules, log, n, dolog)
+
+
+@njit
+def _apply_one(st, m, talon, ntalon, rules, log, n, dolog):
+    """apply_move for every kind but K_EMPTY_KING."""
     kind = m & 15
     a = (m >> 4) & 255
     b = (m >> 12) & 15
@@ -672,7 +736,8 @@ def play_safe_class(st, talon, ntalon, rules, log, n, dolog):
     """play_safe for the class key: every safe card that is next on its foundation and
     face up with an exposed card of its pair (itself, or its twin: then the run on it
     moves onto the twin first, K_SWAP_FND) goes up, suit by suit, until none is left;
-    with draw 1 and unlimited passes talon cards too.  Which cards go up depends on the
+    with draw 1 and unlimited passes talon cards too, else the last talon card under T5.
+    Which cards go up depends on the
     class alone (lemma E of the module doc), so the result's class does too.  The run
     move keeps the class (T1), so the safe-move theorem is applied, as in play_safe, to
     a pile top of a position with the same winnability.
@@ -712,7 +777,44 @@ def play_safe_class(st, talon, ntalon, rules, log, n, dolog):
                         if n < 0:
                             return n
                         changed = True
+        if not talon_too and rules[R_PRUNES] & P_LAST_SAFE and _pure_ptr(st, rules):
+            t = _last_safe(st, talon, rules)
+            if t >= 0:  # T5
+                n = apply_move(st, np.int64(K_TALON_FND | (t << 4)), talon, ntalon, rules, log, n, dolog)
+                if n < 0:
+                    return n
+                changed = True
     return n
+
+
+@njit(inline="always")
+def _pure_ptr(st, rules):
+    """The waste holds the whole talon, or (unlimited passes) a multiple of the draw."""
+    mask = st[TMASK]
+    ptr = st[TPTR]
+    waste = 0
+    total = 0
+    for t in range(24):
+        if (mask >> t) & 1:
+            total += 1
+            if t < ptr:
+                waste += 1
+    return waste == total or (rules[R_MAXRED] < 0 and waste % rules[R_DRAW] == 0)
+
+
+@njit(inline="always")
+def _last_safe(st, talon, rules):
+    """Talon index of the last talon card if it is next on its foundation and safe, else -1."""
+    mask = st[TMASK]
+    if mask == 0:
+        return -1
+    t = 23
+    while not (mask >> t) & 1:
+        t -= 1
+    c = talon[t]
+    if st[FND0 + c // 13] == c % 13 and is_safe(st, c, rules):
+        return t
+    return -1
 
 
 @njit
@@ -724,9 +826,11 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
       foundation), or covered with its twin exposed (K_SWAP_FND);
     - reveal: the locked card of a pile (over face-down cards, or a non-King at the
       bottom of a pile with none) moves with its run onto the first pile whose top it
-      builds on (a King: into the first empty pile); emptying a pile only if a King
+      builds on (a King: into the first empty pile); emptying a pile only with a King
+      entering it in the same move (KINGMAC), or with that prune off, only if a King
       could enter now;
-    - talon card to its foundation, or onto the first pile it fits (stock macro-moves);
+    - talon card to its foundation, or onto the first pile it fits (stock macro-moves),
+      not to a pile if it is safe (NODP), none needing a turn-over under T5b;
     - worry-back: a foundation top that would not at once be safe again, onto the first
       pile it fits;
     - pending card p (draw 1, unlimited passes): only moves that put a card on p.
@@ -772,6 +876,9 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
         maxred = rules[R_MAXRED]
         if maxred < 0 or st[REDEALS] < maxred:
             again = _tops_from(mask, 0, ntalon, k) & ~reached
+        if rules[R_PRUNES] & P_NO_TURN and not _pure_ptr(st, rules) and _last_safe(st, talon, rules) >= 0:
+            again = 0  # T5b
+    kingmac = rules[R_PRUNES] & P_KINGMAC != 0
     king_ready = False
     for t in range(ntalon):
         if (reached | again) & (1 << t) and talon[t] % 13 + 1 == ranks:
@@ -795,7 +902,7 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
         d = st[DOWN0 + i]
         x = st[P0 + i * CAP + d]
         king = x % 13 + 1 == ranks
-        if d == 0 and (king or not king_ready):
+        if d == 0 and (king or not (king_ready or kingmac)):
             continue
         dest = -1
         if king:
@@ -811,6 +918,9 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
                     break
         if dest < 0:
             continue
+        if d == 0 and kingmac:
+            n = _push_kings(st, talon, ntalon, rules, moves, n, i, dest, reached | again, again)
+            continue
         score = 800 + 10 * d if d > 0 else 300
         n = _push(moves, n, (np.int64(score) << 32) | K_TAB_TAB | (i << 4) | (dest << 12) | ((L - d) << 16))
     # 3. talon cards
@@ -824,6 +934,9 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
                 if st[FND0 + c // 13] == c % 13 and pend < 0:
                     score = 700 - dist
                     n = _push(moves, n, (np.int64(score) << 32) | flag | K_TALON_FND | (t << 4))
+                if (rules[R_PRUNES] & P_NO_SAFE_TO_PILE and pend < 0 and st[FND0 + c // 13] == c % 13
+                        and is_safe(st, c, rules)):
+                    continue  # its foundation play (listed above) gives the same child
                 dest = _dest(st, c, npiles, ranks, pend, empty)
                 if dest >= 0:
                     score = 600 - dist
@@ -844,6 +957,29 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
             if dest >= 0:
                 n = _push(moves, n, (np.int64(50) << 32) | K_FND_TAB | (s << 4) | (dest << 12))
     sort_by_score(moves, n0, n)  # best first
+    return n
+
+
+@njit
+def _push_kings(st, talon, ntalon, rules, moves, n, i, dest, reach, again):
+    """KINGMAC: pile i (no face-down cards, a non-King at its bottom) moves whole onto
+    pile dest, and a King enters pile i in the same move: each talon King reachable
+    (``reach``; with the redeal flag if in ``again``), each foundation King (worry-back),
+    each King lying on face-down cards in another pile (with its run)."""
+    ranks = rules[R_RANKS]
+    base = K_EMPTY_KING | (i << 4) | (dest << 12)
+    for t in range(ntalon):
+        if reach & (1 << t) and talon[t] % 13 + 1 == ranks:
+            flag = np.int64(1 << 24) if again & (1 << t) else np.int64(0)
+            n = _push(moves, n, (np.int64(300) << 32) | flag | base | (t << 16) | (KING_TALON << 25))
+    if rules[R_WORRY] != 0:
+        for s in range(4):
+            if st[FND0 + s] == ranks:
+                n = _push(moves, n, (np.int64(300) << 32) | base | (s << 16) | (KING_FND << 25))
+    for j in range(rules[R_NPILES]):
+        d = st[DOWN0 + j]
+        if j != i and d > 0 and st[P0 + j * CAP + d] % 13 + 1 == ranks:
+            n = _push(moves, n, (np.int64(300 + 10 * d) << 32) | base | (j << 16) | (KING_PILE << 25))
     return n
 
 
