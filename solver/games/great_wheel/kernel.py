@@ -96,8 +96,7 @@ import numpy as np
 
 from ...jit import njit
 from ...order import rand_below, sort_by_score
-from ...bestpath import keep_path_packed
-from ...tt import tt_insert
+from ...engine.loop_template import Loop, build
 
 CAP = 16
 NPILES_MAX = 8
@@ -419,167 +418,24 @@ def _stack_moves(st, talon, rules, moves, start, tmp):
     return start + n
 
 
-@njit
-def _restore(ring, ckpt, moves, lnext, d, block, talon, rules):
-    """Rebuild the ring rows of the levels from d's block start up to d; returns that start."""
-    W = ring.shape[0]
-    c = (d // block) * block
-    first = ring[c % W]
-    src = ckpt[d // block]
-    for x in range(SLEN):
-        first[x] = src[x]
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    for lv in range(c, d):
-        parent = ring[lv % W]
-        child = ring[(lv + 1) % W]
-        for x in range(SLEN):
-            child[x] = parent[x]
-        apply_move(child, np.int64(moves[lnext[lv] - 1]), talon, rules, dummy, 0, False)
-    return c
-
-
-@njit
-def search_init(ws, root, ctx, rules, tt):
-    """Set up level 0 from root.  Returns the status.
-
-    ``best`` (int64, at least 2 + a quarter of the stack's depth + 1): the most cards
-    the search has had on the foundations (Aces, Evens and Odds), best[0], and the
-    moves (as the searcher's ``path`` takes them) to the first position that had them:
-    best[1] moves, four 16-bit move codes per word from best[2] on (move x in bits
-    16 * (x % 4) of best[2 + x // 4]; 2 bytes a move, as on the stack).  The root counts.
-    """
-    ring, ckpt, moves, lend, lnext, ctr, best, key, block = ws
-    talon = ctx[0]
-    table, ttctr, touched = tt
-    st = ring[0]
-    for x in range(SLEN):
-        st[x] = root[x]
-    for x in range(SLEN):
-        ckpt[0, x] = st[x]
-    home = np.int64(st[ACN])
-    for x in range(8):
-        home += st[EV0 + x] + st[OD0 + x]
-    best[0] = home
-    best[1] = 0
-    ctr[C_NODES] = 1
-    ctr[C_DEPTH] = 0
-    ctr[C_LO] = 0
-    if is_won(st, rules):
-        ctr[C_STATUS] = ST_WON
-        return ST_WON
-    pack_key(st, rules, key)
-    tt_insert(table, key, ttctr, touched)
-    lnext[0] = 0
-    lend[0] = _stack_moves(st, talon, rules, moves, 0, np.empty(MAX_MOVES_PER_NODE, dtype=np.int64))
-    ctr[C_STATUS] = ST_RUNNING
-    return ST_RUNNING
-
-
-@njit
-def search_run(ws, ctx, rules, tt, budget):
-    """Depth-first search with an explicit stack; resumable.
-
-    Runs until won, exhausted (lost), a table/stack is full (memory), or ``budget``
-    more nodes were made (paused: call again to continue).  Every entered state is
-    stored in the transposition table and a state already stored is skipped: exact for
-    a reachability question, whatever the stored state leads to is being or has been
-    searched.  ``best``: see search_init (updated on every entered child that beats
-    it: one comparison per node, a copy of the path only when it improves).
-    """
-    ring, ckpt, moves, lend, lnext, ctr, best, key, block = ws
-    talon = ctx[0]
-    table, ttctr, touched = tt
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    tmp = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-    W = ring.shape[0]
-    maxd = min(lend.shape[0] - 1, ckpt.shape[0] * block - 1)
-    d = ctr[C_DEPTH]
-    lo = ctr[C_LO]
-    stop = ctr[C_NODES] + budget
-    while True:
-        if ctr[C_NODES] >= stop:
-            ctr[C_STATUS] = ST_PAUSED
-            break
-        if lnext[d] >= lend[d]:
-            if d == 0:
-                ctr[C_STATUS] = ST_LOST
-                break
-            d -= 1
-            if d < lo:
-                lo = _restore(ring, ckpt, moves, lnext, d, block, talon, rules)
-            continue
-        m = np.int64(moves[lnext[d]])
-        lnext[d] += 1
-        parent = ring[d % W]
-        child = ring[(d + 1) % W]
-        if d + 2 - W > lo:
-            lo = d + 2 - W
-        for x in range(SLEN):
-            child[x] = parent[x]
-        apply_move(child, m, talon, rules, dummy, 0, False)
-        pack_key(child, rules, key)
-        r = tt_insert(table, key, ttctr, touched)
-        if r < 0:
-            lnext[d] -= 1
-            ctr[C_STATUS] = ST_MEMORY
-            break
-        ctr[C_NODES] += 1
-        if r == 0:
-            continue
-        home = np.int64(child[ACN])
-        for x in range(8):
-            home += child[EV0 + x] + child[OD0 + x]
-        if home > best[0]:
-            keep_path_packed(best, home, moves, lnext, d)
-        if is_won(child, rules):
-            d += 1
-            ctr[C_STATUS] = ST_WON
-            break
-        if d + 1 >= maxd or lend[d] + MAX_MOVES_PER_NODE > moves.shape[0]:
-            ctr[C_STATUS] = ST_STACK
-            break
-        d += 1
-        if d % block == 0:
-            for x in range(SLEN):
-                ckpt[d // block, x] = child[x]
-        lnext[d] = lend[d - 1]
-        lend[d] = _stack_moves(child, talon, rules, moves, lend[d - 1], tmp)
-    ctr[C_DEPTH] = d
-    ctr[C_LO] = lo
-    return ctr[C_STATUS]
-
-
-@njit
-def expand_line(root, ctx, path, rules, log):
-    """Replay the chosen moves from root, logging every move; returns the count."""
-    talon = ctx[0]
-    st = root.copy()
-    n = 0
-    for x in range(path.shape[0]):
-        n = apply_move(st, path[x], talon, rules, log, n, True)
-    return n
-
-
-@njit
-def successors(root, ctx, rules, out):
-    """All children of root by one move: rows of out; returns the count."""
-    talon = ctx[0]
-    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    n = gen_moves(root, talon, rules, moves, 0)
-    for x in range(n):
-        for y in range(SLEN):
-            out[x, y] = root[y]
-        apply_move(out[x], moves[x], talon, rules, dummy, 0, False)
-    return n
-
-
-@njit
-def keys_of(rows, ctx, rules, out):
-    for x in range(rows.shape[0]):
-        pack_key(rows[x], rules, out[x])
-
-
+# ----------------------------------------------------------------- the search
+# The DFS loop (search_init, search_run, expand_line, successors, keys_of) is engine/loop_template.py's,
+# filled with this game's moves, key and rows.
+LOOP = Loop(
+    ws="ring, ckpt, moves, lend, lnext, ctr, best, key, block",
+    ctx="talon = ctx[0]",
+    locals="tmp = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)",
+    log_width=3,
+    apply="apply_move($st, $m, talon, rules, $log, $n, $dolog)",
+    gen="gen_moves($st, talon, rules, $moves, 0)",
+    stack="_stack_moves($st, talon, rules, moves, $start, tmp)",
+    key="pack_key($st, rules, $key)",
+    home="""
+home = np.int64($st[ACN])
+for x in range(8):
+    home += $st[EV0 + x] + $st[OD0 + x]""",
+    ring=True, packed_best=True)
+search_init, search_run, expand_line, successors, keys_of = build(__name__, LOOP)
 
 
 # ----------------------------------------------------------------- playouts

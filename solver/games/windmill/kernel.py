@@ -115,9 +115,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import njit
-from ...bestpath import keep_path
 from ...order import noise, noise_base, rand_below, sort_by_score
-from ...tt import tt_insert
+from ...engine.loop_template import Loop, build
 from . import endgame as EG
 
 CEN0 = 0
@@ -440,141 +439,31 @@ def _stack_moves(st, seq, rules, moves, start, tmp):
     return start + n
 
 
-@njit
-def search_init(ws, root, ctx, rules, tt):
-    """Set up level 0 from root.  Returns the status.
-
-    ``best`` (int64, at least 2 + the stack's depth): the most cards the search has had
-    on the foundations (the centre with its base Ace, and the king piles), best[0], and
-    the moves (as the searcher's ``path`` takes them) to the first position that had
-    them: best[1] moves in best[2:].  The root counts.
-    """
-    rows, moves, lend, lnext, ctr, best, key, eg_visit, eg_stack, egc = ws
-    seq = ctx[0]
-    table, ttctr, touched = tt
-    st = rows[0]
-    for x in range(SLEN):
-        st[x] = root[x]
-    best[0] = np.int64(st[CLEN]) + st[KLEN0] + st[KLEN0 + 1] + st[KLEN0 + 2] + st[KLEN0 + 3]
-    best[1] = 0
-    ctr[C_NODES] = 1
-    ctr[C_DEPTH] = 0
-    if is_won(st, rules):
-        ctr[C_STATUS] = ST_WON
-        return ST_WON
-    scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
-    pack_key(st, seq, rules, key, scratch)
-    tt_insert(table, key, ttctr, touched)
-    lnext[0] = 0
-    lend[0] = _stack_moves(st, seq, rules, moves, 0, np.empty(MOVE_SLOTS, dtype=np.int64))
-    ctr[C_STATUS] = ST_RUNNING
-    return ST_RUNNING
-
-
-@njit
-def search_run(ws, ctx, rules, tt, budget):
-    """Depth-first search with an explicit stack; resumable.
-
-    Runs until won, exhausted (lost), the table or the stack is full, or ``budget`` more
-    nodes were made (paused: call again to continue).  Every entered state is stored in
-    the table and a state already stored is skipped: exact for a reachability question
-    (no depth limit), because whatever a stored state leads to is being or has been
-    searched.  ``best``: see search_init (updated on every entered child that beats it:
-    one comparison per node, a copy of the path at most 103 times).
-    """
-    rows, moves, lend, lnext, ctr, best, key, eg_visit, eg_stack, egc = ws
-    seq = ctx[0]
-    table, ttctr, touched = tt
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    tmp = np.empty(MOVE_SLOTS, dtype=np.int64)
-    scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
-    maxd = rows.shape[0] - 1
-    eg_on = rules[R_ENDGAME] >= 0
-    pool = np.zeros(14, dtype=np.int64)
-    queue = np.zeros(SEQ_MAX, dtype=np.int64)
-    kings = np.zeros(4, dtype=np.int64)
-    d = ctr[C_DEPTH]
-    stop = ctr[C_NODES] + budget
-    while True:
-        if ctr[C_NODES] >= stop:
-            ctr[C_STATUS] = ST_PAUSED
-            break
-        if lnext[d] >= lend[d]:
-            if d == 0:
-                ctr[C_STATUS] = ST_LOST
-                break
-            d -= 1
-            continue
-        m = np.int64(moves[lnext[d]])
-        lnext[d] += 1
-        child = rows[d + 1]
-        parent = rows[d]
-        for x in range(SLEN):
-            child[x] = parent[x]
-        apply_move(child, m, seq, rules, dummy, 0, False)
-        pack_key(child, seq, rules, key, scratch)
-        r = tt_insert(table, key, ttctr, touched)
-        if r < 0:
-            lnext[d] -= 1
-            ctr[C_STATUS] = ST_MEMORY
-            break
-        ctr[C_NODES] += 1
-        if r == 0:
-            continue
-        home = np.int64(child[CLEN]) + child[KLEN0] + child[KLEN0 + 1] + child[KLEN0 + 2] + child[KLEN0 + 3]
-        if home > best[0]:
-            keep_path(best, home, moves, lnext, d)
-        if is_won(child, rules):
-            d += 1
-            ctr[C_STATUS] = ST_WON
-            break
-        if eg_on and rules[R_NSEQ] - child[TURNED] <= rules[R_ENDGAME]:
-            # proven lost by its foundation endgame (endgame.py): nothing to enter
-            if endgame_lost(child, seq, rules, eg_visit, eg_stack, egc, pool, queue, kings):
-                continue
-        if d + 1 >= maxd or lend[d] + MOVE_SLOTS > moves.shape[0]:
-            ctr[C_STATUS] = ST_STACK
-            break
-        d += 1
-        lnext[d] = lend[d - 1]
-        lend[d] = _stack_moves(child, seq, rules, moves, lend[d - 1], tmp)
-    ctr[C_DEPTH] = d
-    return ctr[C_STATUS]
-
-
-@njit
-def expand_line(root, ctx, path, rules, log):
-    """Replay the chosen moves from root, logging every move; returns the count."""
-    seq = ctx[0]
-    st = root.copy()
-    n = 0
-    for x in range(path.shape[0]):
-        n = apply_move(st, path[x], seq, rules, log, n, True)
-    return n
-
-
-@njit
-def successors(root, ctx, rules, out):
-    """All children of root by one move: rows of out; returns the count."""
-    seq = ctx[0]
-    moves = np.empty(MOVE_SLOTS, dtype=np.int64)
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    n = gen_moves(root, seq, rules, moves, 0)
-    for x in range(n):
-        for y in range(SLEN):
-            out[x, y] = root[y]
-        apply_move(out[x], moves[x], seq, rules, dummy, 0, False)
-    return n
-
-
-@njit
-def keys_of(rows, ctx, rules, out):
-    seq = ctx[0]
-    scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
-    for x in range(rows.shape[0]):
-        pack_key(rows[x], seq, rules, out[x], scratch)
-
-
+# ----------------------------------------------------------------- the search
+# The DFS loop (search_init, search_run, expand_line, successors, keys_of) is engine/loop_template.py's,
+# filled with this game's moves, key and rows.
+LOOP = Loop(
+    ws="rows, moves, lend, lnext, ctr, best, key, eg_visit, eg_stack, egc",
+    ctx="seq = ctx[0]",
+    locals="""
+tmp = np.empty(MOVE_SLOTS, dtype=np.int64)
+scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
+eg_on = rules[R_ENDGAME] >= 0
+pool = np.zeros(14, dtype=np.int64)
+queue = np.zeros(SEQ_MAX, dtype=np.int64)
+kings = np.zeros(4, dtype=np.int64)""",
+    log_width=3,
+    apply="apply_move($st, $m, seq, rules, $log, $n, $dolog)",
+    gen="gen_moves($st, seq, rules, $moves, 0)",
+    stack="_stack_moves($st, seq, rules, moves, $start, tmp)",
+    key="pack_key($st, seq, rules, $key, scratch)",
+    home="home = np.int64($st[CLEN]) + $st[KLEN0] + $st[KLEN0 + 1] + $st[KLEN0 + 2] + $st[KLEN0 + 3]",
+    enter="""
+if eg_on and rules[R_NSEQ] - $st[TURNED] <= rules[R_ENDGAME]:
+    # proven lost by its foundation endgame (endgame.py): nothing to enter
+    if endgame_lost($st, seq, rules, eg_visit, eg_stack, egc, pool, queue, kings):
+        continue""")
+search_init, search_run, expand_line, successors, keys_of = build(__name__, LOOP)
 
 
 # ----------------------------------------------------------------- playouts

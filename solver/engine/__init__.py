@@ -1,0 +1,1 @@
+"""The search engine: driver, transposition table, kernel adapter, move order and the DFS loop template."""
