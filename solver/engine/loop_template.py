@@ -25,7 +25,9 @@ temporary folder.
 
 The functions made (kernel_search.py has the calling convention): ``search_init``,
 ``search_run``, ``expand_line``, ``successors`` and, unless ``Loop.keys_of`` is False,
-``keys_of``; with ``Loop.ring`` also ``_restore``.
+``keys_of``; with ``Loop.ring`` also ``_restore``; with ``Loop.playouts`` the start of
+the randomized playouts (``playout_init``, ``playout_run``; the kernel writes how a playout
+restarts, ``_playout_restart``, and picks its moves).
 
 Slots are statements or expressions in the kernel's names; ``$st`` (the state row),
 ``$m`` (a move), ``$log``, ``$n`` and ``$dolog`` (the move log, its length, whether to
@@ -41,6 +43,7 @@ import os
 import re
 import sys
 import tempfile
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -56,8 +59,7 @@ class Loop:
     ctx: str  # statements unpacking ``ctx`` (what is fixed for a search)
     log_width: int  # columns of a log row
     apply: str  # apply $m to $st, logging from $n if $dolog: the new log length
-    gen: str  # write every move of $st (sorted, unmasked) into $moves from 0: the count
-    stack: str  # stack the moves of $st (as the DFS keeps them) into moves from $start: the new end
+    gen: str  # write the moves of $st (sorted, best first) into $moves from $start: the new end
     key: str  # statements writing the key of $st into $key
     home: str  # statements setting ``home`` to the cards $st has on the foundations
     won: str = "is_won($st, rules)"  # whether $st is won
@@ -65,14 +67,29 @@ class Loop:
     locals: str = ""  # scratch made at the start of every function but _restore
     enter: str = ""  # statements after the win test of a new child $st; ``continue`` = do not enter it
     level: str = ""  # statements after level $d's moves start at lnext[$d]
+    mask: str = ""  # the DFS stack keeps ``move & mask`` (a narrow dtype): moves made in ``tmp`` first
     ring: bool = False  # rows: a ring plus checkpoints (kernel_search.RingGeometry), else one a level
     packed_best: bool = False  # ``best`` packs four 16-bit moves a word (bestpath.keep_path_packed)
     keys_of: bool = True  # make keys_of (the key needs nothing from the workspace)
+    restart: str = ""  # with playouts: statements drawing a new playout's settings but the spread
+    pick: str = ""  # with playouts: a playout's next move from $st (d: its depth, cap: the most; -1 = none)
+    played: str = ""  # with playouts: statements after a playout made move ``pick``
+    playouts: bool = False  # make playout_init and playout_run (solver/playouts.py)
 
 
-# Lines ending in ``#[ring]``, ``#[plain]``, ``#[safe]`` or ``#[keys]`` are kept only
-# for a ring stack, a plain one, a game with safe moves, or with keys_of (all of several).  A line holding only ``$name`` is that
-# slot's statements at that indentation (dropped when empty).
+# A line ending in ``#[flag ...]`` is kept only when every flag holds (render: ring or
+# plain stack, safe moves, keys_of, mask or nomask, playouts).  A line holding only
+# ``$name`` is that slot's statements at that indentation (dropped when empty).
+# the first lines of search_init and search_run
+SEARCH_HEAD = '''\
+$ws = ws
+$ctx
+table, ttctr, touched = tt
+$locals
+tmp = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)  #[mask]
+dummy = np.zeros((0, $log_width), dtype=np.int32)
+'''
+
 TEMPLATE = '''\
 @njit
 def search_init(ws, root, ctx, rules, tt):
@@ -82,11 +99,7 @@ def search_init(ws, root, ctx, rules, tt):
     moves (as the searcher's ``path`` takes them) to the first position that had them:
     best[1] moves from best[2] on (bestpath.py).  The root counts.
     """
-    $ws = ws
-    $ctx
-    table, ttctr, touched = tt
-    $locals
-    dummy = np.zeros((0, $log_width), dtype=np.int32)
+    $search_head
     st = rows[0]  #[plain]
     st = ring[0]  #[ring]
     for x in range(SLEN):
@@ -108,7 +121,11 @@ def search_init(ws, root, ctx, rules, tt):
     tt_insert(table, key, ttctr, touched)
     lnext[0] = 0
     $level_init
-    lend[0] = $stack_init
+    nm = $gen_tmp_init  #[mask]
+    for x in range(nm):  #[mask]
+        moves[x] = tmp[x] & $mask  #[mask]
+    lend[0] = nm  #[mask]
+    lend[0] = $gen_init  #[nomask]
     ctr[C_STATUS] = ST_RUNNING
     return ST_RUNNING
 
@@ -125,11 +142,7 @@ def search_run(ws, ctx, rules, tt, budget):
     (updated on every entered child that beats it: one comparison per node, a copy of
     the path only on an improvement).
     """
-    $ws = ws
-    $ctx
-    table, ttctr, touched = tt
-    $locals
-    dummy = np.zeros((0, $log_width), dtype=np.int32)
+    $search_head
     prune = rules[R_PRUNE] != 0  #[safe]
     maxd = rows.shape[0] - 1  #[plain]
     W = ring.shape[0]  #[ring]
@@ -188,7 +201,11 @@ def search_run(ws, ctx, rules, tt, budget):
                 ckpt[d // block, x] = child[x]  #[ring]
         lnext[d] = lend[d - 1]
         $level_run
-        lend[d] = $stack_run
+        nm = $gen_tmp_run  #[mask]
+        for x in range(nm):  #[mask]
+            moves[lnext[d] + x] = tmp[x] & $mask  #[mask]
+        lend[d] = lnext[d] + nm  #[mask]
+        lend[d] = $gen_run  #[nomask]
     ctr[C_DEPTH] = d
     ctr[C_LO] = lo  #[ring]
     return ctr[C_STATUS]
@@ -268,6 +285,71 @@ def keys_of(rows, ctx, rules, out):  #[keys]
     $locals  #[keys]
     for x in range(rows.shape[0]):  #[keys]
         $key_keys  #[keys]
+
+
+@njit  #[playouts]
+def _playout_restart(cur, root, pctr, rng):  #[playouts]
+    """Back to the root; a new spread (64, 128, 256 or 512) and the kernel's other  #[playouts]
+    settings of a playout (slot ``restart``)."""  #[playouts]
+    for x in range(SLEN):  #[playouts]
+        cur[x] = root[x]  #[playouts]
+    pctr[P_DEPTH] = 0  #[playouts]
+    pctr[P_PLAYOUTS] += 1  #[playouts]
+    pctr[P_SPREAD] = np.int64(64) << rand_below(rng, 4)  #[playouts]
+    $restart  #[playouts]
+
+
+@njit  #[playouts]
+def playout_init(pw, root, ctx, rules):  #[playouts]
+    """Start the playouts at root (the generator seeded by the caller in rng[0]); returns  #[playouts]
+    ST_WON if root is won, else ST_RUNNING.  The root counts as a node."""  #[playouts]
+    cur, path, best, pctr, rng = pw  #[playouts]
+    for x in range(PCTR_LEN):  #[playouts]
+        pctr[x] = 0  #[playouts]
+    _playout_restart(cur, root, pctr, rng)  #[playouts]
+    pctr[P_NODES] = 1  #[playouts]
+    $home_cur  #[playouts]
+    best[0] = home  #[playouts]
+    best[1] = 0  #[playouts]
+    pctr[P_STATUS] = ST_WON if $won_cur else ST_RUNNING  #[playouts]
+    return pctr[P_STATUS]  #[playouts]
+
+
+@njit  #[playouts]
+def playout_run(pw, root, ctx, rules, budget):  #[playouts]
+    """Play ``budget`` more nodes (a move, or a restart from the root, is a node): returns  #[playouts]
+    ST_WON (path[:P_DEPTH] is the line) or ST_PAUSED.  Each move is the kernel's pick of  #[playouts]
+    cur's moves (-1: stuck, or PLAYOUT_DEPTH moves deep: again from the root).  A win is  #[playouts]
+    a line of legal moves (replayed like any other); running out proves nothing."""  #[playouts]
+    cur, path, best, pctr, rng = pw  #[playouts]
+    $ctx  #[playouts]
+    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)  #[playouts]
+    dummy = np.zeros((0, $log_width), dtype=np.int32)  #[playouts]
+    r = rules.copy()  # the pick may change its own rules (move order, noise)  #[playouts]
+    cap = min(PLAYOUT_DEPTH, path.shape[0])  #[playouts]
+    stop = pctr[P_NODES] + budget  #[playouts]
+    while pctr[P_NODES] < stop:  #[playouts]
+        d = pctr[P_DEPTH]  #[playouts]
+        pick = $pick_cur  #[playouts]
+        pctr[P_NODES] += 1  #[playouts]
+        if pick < 0:  # stuck, or deep enough: again from the root  #[playouts]
+            _playout_restart(cur, root, pctr, rng)  #[playouts]
+            continue  #[playouts]
+        $apply_play  #[playouts]
+        path[d] = pick  #[playouts]
+        pctr[P_DEPTH] = d + 1  #[playouts]
+        $played  #[playouts]
+        $home_cur  #[playouts]
+        if home > best[0]:  #[playouts]
+            best[0] = home  #[playouts]
+            best[1] = d + 1  #[playouts]
+            for x in range(d + 1):  #[playouts]
+                best[2 + x] = path[x]  #[playouts]
+        if $won_cur:  #[playouts]
+            pctr[P_STATUS] = ST_WON  #[playouts]
+            return ST_WON  #[playouts]
+    pctr[P_STATUS] = ST_PAUSED  #[playouts]
+    return ST_PAUSED  #[playouts]
 '''
 
 _MARK = re.compile(r"\s*#\[([a-z ]+)\]$")
@@ -282,7 +364,8 @@ def _fill(slot: str, **where: str) -> str:
 def render(loop: Loop) -> str:
     """The body of the generated module for ``loop`` (no imports): the same for the same
     Loop, whatever the process."""
-    flags = {"ring": loop.ring, "plain": not loop.ring, "safe": bool(loop.safe), "keys": loop.keys_of}
+    flags = {"ring": loop.ring, "plain": not loop.ring, "safe": bool(loop.safe), "keys": loop.keys_of,
+             "mask": bool(loop.mask), "nomask": not loop.mask, "playouts": loop.playouts}
     slots = {
         "ws": loop.ws, "ctx": _fill(loop.ctx), "locals": _fill(loop.locals), "log_width": str(loop.log_width),
         "keep": "keep_path_packed" if loop.packed_best else "keep_path",
@@ -295,9 +378,18 @@ def render(loop: Loop) -> str:
                                dolog="False"),
         "apply_log": _fill(loop.apply, st="st", m="path[x]", log="log", n="n", dolog="True"),
         "apply_succ": _fill(loop.apply, st="out[x]", m="moves[x]", log="dummy", n="0", dolog="False"),
-        "gen_succ": _fill(loop.gen, st="root", moves="moves"),
-        "stack_init": _fill(loop.stack, st="st", start="0"),
-        "stack_run": _fill(loop.stack, st="child", start="lend[d - 1]"),
+        "gen_succ": _fill(loop.gen, st="root", moves="moves", start="0"),
+        "gen_init": _fill(loop.gen, st="st", moves="moves", start="0"),
+        "gen_run": _fill(loop.gen, st="child", moves="moves", start="lend[d - 1]"),
+        "gen_tmp_init": _fill(loop.gen, st="st", moves="tmp", start="0"),
+        "gen_tmp_run": _fill(loop.gen, st="child", moves="tmp", start="0"),
+        "mask": loop.mask,
+        "home_cur": _fill(loop.home, st="cur"),
+        "pick_cur": _fill(loop.pick, st="cur"),
+        "played": _fill(loop.played),
+        "restart": _fill(loop.restart),
+        "apply_play": _fill(loop.apply, st="cur", m="pick", log="dummy", n="0", dolog="False"),
+        "won_cur": _fill(loop.won, st="cur"),
         "key_init": _fill(loop.key, st="st", key="key"),
         "key_run": _fill(loop.key, st="child", key="key"),
         "key_keys": _fill(loop.key, st="rows[x]", key="out[x]"),
@@ -309,8 +401,15 @@ def render(loop: Loop) -> str:
         "level_init": _fill(loop.level, d="0"),
         "level_run": _fill(loop.level, d="d"),
     }
+    slots["search_head"] = "\n".join(_lines(SEARCH_HEAD, flags, slots))
+    text = "\n".join(_lines(TEMPLATE, flags, slots)).rstrip() + "\n"
+    return re.sub(r"\n{4,}", "\n\n\n", text)
+
+
+def _lines(template: str, flags: dict[str, bool], slots: dict[str, str]) -> list[str]:
+    """The lines of ``template`` kept by ``flags``, with ``slots`` filled in."""
     out: list[str] = []
-    for line in TEMPLATE.splitlines():
+    for line in template.splitlines():
         mark = _MARK.search(line)
         if mark:
             if not all(flags[f] for f in mark.group(1).split()):
@@ -319,25 +418,26 @@ def render(loop: Loop) -> str:
         name = line.strip()
         if name.startswith("$") and _NAME.fullmatch(name[1:]):
             indent = line[:len(line) - len(line.lstrip())]
-            body = slots[name[1:]]
-            out.extend(indent + x if x.strip() else "" for x in body.splitlines())
+            out.extend(indent + x if x.strip() else "" for x in slots[name[1:]].splitlines())
             continue
         out.append(Template(line).substitute(slots))
-    text = "\n".join(out).rstrip() + "\n"
-    return re.sub(r"\n{4,}", "\n\n\n", text)
+    return out
 
 
 def source(kernel: str, loop: Loop, names: set[str]) -> str:
     """The whole generated module for kernel module ``kernel``: ``render(loop)`` with the
     imports it needs (of ``names``, those the kernel defines, the ones the text reads)."""
     body = render(loop)
-    used = sorted(set(_NAME.findall(body)) & names - {"np", "njit", "tt_insert", "keep_path", "keep_path_packed"})
+    own = set(re.findall(r"^def (\w+)", body, re.M)) | {"np", "njit", "tt_insert", "keep_path", "keep_path_packed",
+                                                              "rand_below"}
+    used = sorted(set(_NAME.findall(body)) & names - own)
     head = [f'"""The DFS loop of {kernel}, generated by {__name__} from its Loop: edit those, not this."""',
             "", "import numpy as np", "",
             f"from {ROOT_PACKAGE}.jit import njit",
             f"from {ROOT_PACKAGE}.tt import tt_insert",
             f"from {ROOT_PACKAGE}.bestpath import {'keep_path_packed' if loop.packed_best else 'keep_path'}",
-            f"from {kernel} import ({', '.join(used)})", "", "", ""]
+            *([f"from {ROOT_PACKAGE}.order import rand_below"] if loop.playouts else []),
+            textwrap.fill(f"from {kernel} import ({', '.join(used)})", 100, subsequent_indent="    "), "", "", ""]
     return "\n".join(head) + body
 
 
@@ -387,7 +487,8 @@ def write_once(path: Path, text: str) -> None:
 def build(kernel: str, loop: Loop, where: Path | None = None) -> tuple:
     """Generate, write (once) and import ``loop`` for kernel module ``kernel`` (called at
     the end of the kernel's own module, whose names defined so far the loop may use).
-    Returns (search_init, search_run, expand_line, successors, keys_of or None)."""
+    Returns (search_init, search_run, expand_line, successors, keys_of, playout_init,
+    playout_run), None for those not made."""
     names = set(vars(sys.modules[kernel]))
     text = source(kernel, loop, names)
     stem = f"{kernel.replace('.', '_')}_loop_{digest(text)}"
@@ -400,6 +501,7 @@ def build(kernel: str, loop: Loop, where: Path | None = None) -> tuple:
         sys.modules[stem] = module
         spec.loader.exec_module(module)
     return (module.search_init, module.search_run, module.expand_line, module.successors,
-            getattr(module, "keys_of", None))
+            getattr(module, "keys_of", None), getattr(module, "playout_init", None),
+            getattr(module, "playout_run", None))
 
 

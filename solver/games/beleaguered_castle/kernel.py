@@ -331,30 +331,13 @@ def gen_moves(st, rules, moves, n0, need):
     return n
 
 
-@njit
-def _stack_moves(st, rules, moves, start, tmp, need):
-    """Generate st's moves (sorted) and stack them at moves[start:] as 12-bit codes."""
-    n = gen_moves(st, rules, tmp, 0, need)
-    for x in range(n):
-        moves[start + x] = tmp[x] & MOVE_MASK
-    return start + n
-
-
 # ----------------------------------------------------------------- the search
-# The DFS loop (search_init, search_run, expand_line, successors, keys_of) is engine/loop_template.py's,
-# filled with this game's moves, key and rows.
+# The DFS (search_init, search_run, expand_line, successors, keys_of) is
+# engine/loop_template.py's, filled with this game's moves, key and rows.
 LOOP = Loop(
-    ws="ring, ckpt, moves, lend, lnext, ctr, best, key, block",
-    ctx="ref = ctx[0]",
-    locals="""
-need = np.empty(NPILES_MAX, dtype=np.int64)
-tmp = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)""",
-    log_width=3,
-    apply="apply_move($st, $m, $log, $n, $dolog)",
-    safe="play_safe($st, rules, $log, $n, $dolog)",
-    gen="gen_moves($st, rules, $moves, 0, need)",
-    stack="_stack_moves($st, rules, moves, $start, tmp, need)",
-    key="pack_key($st, ref, rules, $key)",
-    home="home = np.int64($st[FND0]) + $st[FND0 + 1] + $st[FND0 + 2] + $st[FND0 + 3]",
-    ring=True, packed_best=True)
-search_init, search_run, expand_line, successors, keys_of = build(__name__, LOOP)
+    ws="ring, ckpt, moves, lend, lnext, ctr, best, key, block", ring=True, packed_best=True,
+    ctx="ref = ctx[0]", locals="need = np.empty(NPILES_MAX, dtype=np.int64)", log_width=3,
+    apply="apply_move($st, $m, $log, $n, $dolog)", safe="play_safe($st, rules, $log, $n, $dolog)",
+    gen="gen_moves($st, rules, $moves, $start, need)", mask="MOVE_MASK", key="pack_key($st, ref, rules, $key)",
+    home="home = np.int64($st[FND0]) + $st[FND0 + 1] + $st[FND0 + 2] + $st[FND0 + 3]")
+search_init, search_run, expand_line, successors, keys_of, _, _ = build(__name__, LOOP)

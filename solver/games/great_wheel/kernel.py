@@ -410,34 +410,6 @@ def gen_moves(st, talon, rules, moves, n0):
     return n
 
 
-@njit
-def _stack_moves(st, talon, rules, moves, start, tmp):
-    n = gen_moves(st, talon, rules, tmp, 0)
-    for x in range(n):
-        moves[start + x] = tmp[x] & MOVE_MASK
-    return start + n
-
-
-# ----------------------------------------------------------------- the search
-# The DFS loop (search_init, search_run, expand_line, successors, keys_of) is engine/loop_template.py's,
-# filled with this game's moves, key and rows.
-LOOP = Loop(
-    ws="ring, ckpt, moves, lend, lnext, ctr, best, key, block",
-    ctx="talon = ctx[0]",
-    locals="tmp = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)",
-    log_width=3,
-    apply="apply_move($st, $m, talon, rules, $log, $n, $dolog)",
-    gen="gen_moves($st, talon, rules, $moves, 0)",
-    stack="_stack_moves($st, talon, rules, moves, $start, tmp)",
-    key="pack_key($st, rules, $key)",
-    home="""
-home = np.int64($st[ACN])
-for x in range(8):
-    home += $st[EV0 + x] + $st[OD0 + x]""",
-    ring=True, packed_best=True)
-search_init, search_run, expand_line, successors, keys_of = build(__name__, LOOP)
-
-
 # ----------------------------------------------------------------- playouts
 # Randomized greedy playouts (solver/playouts.py), as in windmill/kernel.py: from the root,
 # one move after another chosen by gen_moves's score plus a random 0..spread-1 (or, with
@@ -453,94 +425,51 @@ PLAYOUT_SHUFFLES = 32  # the most tableau builds and moves back from the foundat
 
 
 @njit
-def _playout_restart(cur, root, pctr, rng):
-    """Back to the root; a new spread (64, 128, 256 or 512) and chance of a uniform move
-    (0, 1/16, 1/8 or 1/4)."""
-    for x in range(SLEN):
-        cur[x] = root[x]
-    pctr[P_DEPTH] = 0
-    pctr[P_PLAYOUTS] += 1
-    pctr[P_SPREAD] = np.int64(64) << rand_below(rng, 4)
-    pctr[P_EPS] = rand_below(rng, 4)
-    pctr[P_LAST] = -1
-    pctr[P_RUN] = 0
+def _playout_pick(cur, talon, r, moves, pctr, rng, d, cap):
+    """A playout's next move from cur (module comment above; -1: none, or ``cap`` moves
+    deep): gen_moves with the rules given (pruned: only moves to positions of distinct
+    keys), the move of highest score + rand_below(spread), or with the playout's chance a
+    uniform move; never a build that undoes the last one, nor more than PLAYOUT_SHUFFLES
+    builds and moves back in a row."""
+    n = gen_moves(cur, talon, r, moves, 0) if d < cap else 0
+    uni = pctr[P_EPS] > 0 and rand_below(rng, 32) < (np.int64(1) << pctr[P_EPS])
+    pick = -1
+    top = np.int64(-1)
+    last = pctr[P_LAST]
+    for x in range(n):
+        m = moves[x] & MOVE_MASK
+        kind = m & 15
+        if kind == K_PILE or kind == K_EBACK or kind == K_OBACK:
+            if pctr[P_RUN] >= PLAYOUT_SHUFFLES:
+                continue
+            if (kind == K_PILE and last >= 0 and (last & 15) == K_PILE and ((last >> 4) & 15) == ((m >> 8) & 15)
+                    and ((last >> 8) & 15) == ((m >> 4) & 15)):
+                continue  # the last build undone
+        v = rand_below(rng, 4096) if uni else (moves[x] >> 32) + rand_below(rng, pctr[P_SPREAD])
+        if v > top:
+            top = v
+            pick = m
+    return pick
 
 
-@njit
-def _home(st):
-    home = np.int64(st[ACN])
-    for x in range(8):
-        home += st[EV0 + x] + st[OD0 + x]
-    return home
-
-
-@njit
-def playout_init(pw, root, ctx, rules):
-    """Start the playouts at root (the generator seeded by the caller in rng[0]);
-    returns ST_WON if root is won, else ST_RUNNING.  The root counts as a node."""
-    cur, path, best, pctr, rng = pw
-    for x in range(PCTR_LEN):
-        pctr[x] = 0
-    _playout_restart(cur, root, pctr, rng)
-    pctr[P_NODES] = 1
-    best[0] = _home(cur)
-    best[1] = 0
-    pctr[P_STATUS] = ST_WON if is_won(cur, rules) else ST_RUNNING
-    return pctr[P_STATUS]
-
-
-@njit
-def playout_run(pw, root, ctx, rules, budget):
-    """Play ``budget`` more nodes (a move, or a restart from the root, is a node): returns
-    ST_WON (path[:P_DEPTH] is the line) or ST_PAUSED.  Uses gen_moves with the rules
-    given (pruned: only moves to positions of distinct keys) and takes the move of highest
-    score + rand_below(spread), or with the playout's chance a uniform move; never a
-    build that undoes the last one, nor more than PLAYOUT_SHUFFLES builds and moves back
-    in a row."""
-    cur, path, best, pctr, rng = pw
-    talon = ctx[0]
-    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    cap = min(PLAYOUT_DEPTH, path.shape[0])
-    stop = pctr[P_NODES] + budget
-    while pctr[P_NODES] < stop:
-        d = pctr[P_DEPTH]
-        n = gen_moves(cur, talon, rules, moves, 0) if d < cap else 0
-        uni = pctr[P_EPS] > 0 and rand_below(rng, 32) < (np.int64(1) << pctr[P_EPS])
-        pick = -1
-        top = np.int64(-1)
-        last = pctr[P_LAST]
-        for x in range(n):
-            m = moves[x] & MOVE_MASK
-            kind = m & 15
-            if kind == K_PILE or kind == K_EBACK or kind == K_OBACK:
-                if pctr[P_RUN] >= PLAYOUT_SHUFFLES:
-                    continue
-                if (kind == K_PILE and last >= 0 and (last & 15) == K_PILE and ((last >> 4) & 15) == ((m >> 8) & 15)
-                        and ((last >> 8) & 15) == ((m >> 4) & 15)):
-                    continue  # the last build undone
-            v = rand_below(rng, 4096) if uni else (moves[x] >> 32) + rand_below(rng, pctr[P_SPREAD])
-            if v > top:
-                top = v
-                pick = m
-        pctr[P_NODES] += 1
-        if pick < 0:  # stuck, or deep enough: again from the root
-            _playout_restart(cur, root, pctr, rng)
-            continue
-        apply_move(cur, pick, talon, rules, dummy, 0, False)
-        path[d] = pick
-        pctr[P_DEPTH] = d + 1
-        pctr[P_LAST] = pick
-        kind = pick & 15
-        pctr[P_RUN] = pctr[P_RUN] + 1 if (kind == K_PILE or kind == K_EBACK or kind == K_OBACK) else 0
-        home = _home(cur)
-        if home > best[0]:
-            best[0] = home
-            best[1] = d + 1
-            for x in range(d + 1):
-                best[2 + x] = path[x]
-        if is_won(cur, rules):
-            pctr[P_STATUS] = ST_WON
-            return ST_WON
-    pctr[P_STATUS] = ST_PAUSED
-    return ST_PAUSED
+# ----------------------------------------------------------------- the search
+# The DFS (search_init, search_run, expand_line, successors, keys_of) and the playouts'
+# loop (playout_init, playout_run) are engine/loop_template.py's, filled
+# with this game's moves, key and rows.
+LOOP = Loop(
+    ws="ring, ckpt, moves, lend, lnext, ctr, best, key, block", ring=True, packed_best=True,
+    ctx="talon = ctx[0]", log_width=3, mask="MOVE_MASK",
+    apply="apply_move($st, $m, talon, rules, $log, $n, $dolog)",
+    gen="gen_moves($st, talon, rules, $moves, $start)", key="pack_key($st, rules, $key)",
+    home="""
+home = np.int64($st[ACN])
+for x in range(8):
+    home += $st[EV0 + x] + $st[OD0 + x]""",
+    playouts=True, pick="_playout_pick($st, talon, r, moves, pctr, rng, d, cap)", restart="""
+pctr[P_EPS] = rand_below(rng, 4)  # a uniform move with chance 0, 1/16, 1/8 or 1/4
+pctr[P_LAST] = -1
+pctr[P_RUN] = 0""", played="""
+pctr[P_LAST] = pick
+kind = pick & 15
+pctr[P_RUN] = pctr[P_RUN] + 1 if (kind == K_PILE or kind == K_EBACK or kind == K_OBACK) else 0""")
+search_init, search_run, expand_line, successors, keys_of, playout_init, playout_run = build(__name__, LOOP)

@@ -276,6 +276,20 @@ def _log_draws_to(st, talon, ntalon, rules, target, log, n):
     return n
 
 
+@njit(inline="always")
+def _move_run(st, a, b, cnt, log, n, dolog):
+    """Move the top ``cnt`` cards of pile a onto pile b (no turn-over); returns the log length."""
+    start = st[LEN0 + a] - cnt
+    Lb = st[LEN0 + b]
+    if dolog:
+        n = _log(log, n, LOG_MOVE, a, b, st[P0 + a * CAP + start], cnt)
+    for j in range(cnt):
+        st[P0 + b * CAP + Lb + j] = st[P0 + a * CAP + start + j]
+    st[LEN0 + b] = Lb + cnt
+    st[LEN0 + a] = start
+    return n
+
+
 @njit
 def apply_move(st, m, talon, ntalon, rules, log, n, dolog):
     """Apply move m to st in place; returns the new log length (or -1 on a bug)."""
@@ -316,27 +330,13 @@ def apply_move(st, m, talon, ntalon, rules, log, n, dolog):
             if dolog:
                 n = _log(log, n, LOG_MOVE, LOC_WASTE, b, c, 1)
     elif kind == K_TAB_TAB:
-        La = st[LEN0 + a]
-        Lb = st[LEN0 + b]
-        start = La - cnt
-        if dolog:
-            n = _log(log, n, LOG_MOVE, a, b, st[P0 + a * CAP + start], cnt)
-        for j in range(cnt):
-            st[P0 + b * CAP + Lb + j] = st[P0 + a * CAP + start + j]
-        st[LEN0 + b] = Lb + cnt
-        st[LEN0 + a] = start
+        n = _move_run(st, a, b, cnt, log, n, dolog)
         _turn(st, a)
     elif kind == K_SWAP_FND:
         # the run of ``count`` cards on the card below it moves onto that card's twin
         # (pile b), then the uncovered card goes to its foundation
-        La = st[LEN0 + a]
-        Lb = st[LEN0 + b]
-        start = La - cnt
-        if dolog:
-            n = _log(log, n, LOG_MOVE, a, b, st[P0 + a * CAP + start], cnt)
-        for j in range(cnt):
-            st[P0 + b * CAP + Lb + j] = st[P0 + a * CAP + start + j]
-        st[LEN0 + b] = Lb + cnt
+        n = _move_run(st, a, b, cnt, log, n, dolog)
+        start = st[LEN0 + a]
         c = st[P0 + a * CAP + start - 1]
         st[LEN0 + a] = start - 1
         _turn(st, a)
@@ -907,18 +907,13 @@ def pack_class_key(st, rules, key):
 
 
 # ----------------------------------------------------------------- the search
-# The DFS loop (search_init, search_run, expand_line, successors) is engine/loop_template.py's,
-# filled with this game's moves, key and rows.
+# The DFS (search_init, search_run, expand_line, successors) is
+# engine/loop_template.py's, filled with this game's moves, key and rows.
 LOOP = Loop(
-    ws="rows, moves, lstart, lend, lnext, ctr, best, key, codes",
-    ctx="talon, ntalon = ctx",
-    log_width=5,
+    ws="rows, moves, lstart, lend, lnext, ctr, best, key, codes", level="lstart[$d] = lnext[$d]",
+    ctx="talon, ntalon = ctx", log_width=5,
     apply="apply_move($st, $m, talon, ntalon, rules, $log, $n, $dolog)",
     safe="play_safe($st, talon, ntalon, rules, $log, $n, $dolog)",
-    gen="gen_moves($st, talon, ntalon, rules, $moves, 0)",
-    stack="gen_moves($st, talon, ntalon, rules, moves, $start)",
-    key="pack_key($st, rules, $key, codes)",
-    home="home = $st[FND0] + $st[FND0 + 1] + $st[FND0 + 2] + $st[FND0 + 3]",
-    level="lstart[$d] = lnext[$d]",
-    keys_of=False)
-search_init, search_run, expand_line, successors, _ = build(__name__, LOOP)
+    gen="gen_moves($st, talon, ntalon, rules, $moves, $start)", key="pack_key($st, rules, $key, codes)",
+    home="home = $st[FND0] + $st[FND0 + 1] + $st[FND0 + 2] + $st[FND0 + 3]", keys_of=False)
+search_init, search_run, expand_line, successors, _, _, _ = build(__name__, LOOP)

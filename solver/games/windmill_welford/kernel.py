@@ -411,22 +411,6 @@ def pack_key(st, rules, key):
     key[2] = w2
 
 
-# ----------------------------------------------------------------- the search
-# The DFS loop (search_init, search_run, expand_line, successors, keys_of) is engine/loop_template.py's,
-# filled with this game's moves, key and rows.
-LOOP = Loop(
-    ws="rows, moves, lend, lnext, ctr, best, key",
-    ctx="talon = ctx[0]",
-    log_width=4,
-    apply="apply_move($st, $m, talon, rules, $log, $n, $dolog)",
-    gen="gen_moves($st, talon, rules, $moves, 0)",
-    stack="gen_moves($st, talon, rules, moves, $start)",
-    key="pack_key($st, rules, $key)",
-    # completed king piles count: they are out of play but their cards are home
-    home="home = np.int64($st[CENTRE]) + $st[KLEN0] + $st[KLEN0 + 1] + $st[KLEN0 + 2] + $st[KLEN0 + 3]")
-search_init, search_run, expand_line, successors, keys_of = build(__name__, LOOP)
-
-
 # ----------------------------------------------------------------- playouts
 # Randomized greedy playouts (solver/playouts.py), as in windmill/kernel.py: from the root,
 # one action after another, the one of highest ordering-3 rank (plays to the centre, then
@@ -444,72 +428,35 @@ PLAYOUT_DEPTH = 2048  # above the longest line (searcher.MAX_DEPTH)
 
 
 @njit
-def _playout_restart(cur, root, pctr, rng):
-    """Back to the root; a new spread (64, 128, 256 or 512) and chance of a uniform
-    action (0, 1/16, 1/8 or 1/4)."""
-    for x in range(SLEN):
-        cur[x] = root[x]
-    pctr[P_DEPTH] = 0
-    pctr[P_PLAYOUTS] += 1
-    pctr[P_SPREAD] = np.int64(64) << rand_below(rng, 4)
-    pctr[P_EPS] = rand_below(rng, 4)
-
-
-@njit
-def playout_init(pw, root, ctx, rules):
-    """Start the playouts at root (the generator seeded by the caller in rng[0]);
-    returns ST_WON if root is won, else ST_RUNNING.  The root counts as a node."""
-    cur, path, best, pctr, rng = pw
-    for x in range(PCTR_LEN):
-        pctr[x] = 0
-    _playout_restart(cur, root, pctr, rng)
-    pctr[P_NODES] = 1
-    best[0] = np.int64(cur[CENTRE]) + cur[KLEN0] + cur[KLEN0 + 1] + cur[KLEN0 + 2] + cur[KLEN0 + 3]
-    best[1] = 0
-    pctr[P_STATUS] = ST_WON if is_won(cur, rules) else ST_RUNNING
-    return pctr[P_STATUS]
-
-
-@njit
-def playout_run(pw, root, ctx, rules, budget):
-    """Play ``budget`` more nodes (an action, or a restart from the root, is a node):
-    returns ST_WON (path[:P_DEPTH] is the line) or ST_PAUSED."""
-    cur, path, best, pctr, rng = pw
-    talon = ctx[0]
-    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-    dummy = np.zeros((0, 4), dtype=np.int32)
-    r = rules.copy()
+def _playout_pick(cur, talon, r, moves, pctr, rng, d, cap):
+    """A playout's next action from cur (module comment above; -1: none, or ``cap``
+    actions deep): the one of highest ordering-3 rank times 100 plus rand_below(spread),
+    or with the playout's chance a uniform one.  ``r``: the rules, changed here."""
     r[R_ORDER] = 0  # generation order: the ranks below do the ordering
     r[R_NOISE] = 0
-    cap = min(PLAYOUT_DEPTH, path.shape[0])
-    stop = pctr[P_NODES] + budget
-    while pctr[P_NODES] < stop:
-        d = pctr[P_DEPTH]
-        n = gen_moves(cur, talon, r, moves, 0) if d < cap else 0
-        uni = pctr[P_EPS] > 0 and rand_below(rng, 32) < (np.int64(1) << pctr[P_EPS])
-        pick = -1
-        top = np.int64(-1)
-        for x in range(n):
-            m = moves[x]
-            v = rand_below(rng, 1024) if uni else _score(m, 3) * 100 + rand_below(rng, pctr[P_SPREAD])
-            if v > top:
-                top = v
-                pick = m
-        pctr[P_NODES] += 1
-        if pick < 0:  # stuck: again from the root
-            _playout_restart(cur, root, pctr, rng)
-            continue
-        apply_move(cur, pick, talon, r, dummy, 0, False)
-        path[d] = pick
-        pctr[P_DEPTH] = d + 1
-        home = np.int64(cur[CENTRE]) + cur[KLEN0] + cur[KLEN0 + 1] + cur[KLEN0 + 2] + cur[KLEN0 + 3]
-        if home > best[0]:
-            best[0] = home
-            best[1] = d + 1
-            for x in range(d + 1):
-                best[2 + x] = path[x]
-        if is_won(cur, rules):
-            pctr[P_STATUS] = ST_WON
-            return ST_WON
-    pctr[P_STATUS] = ST_PAUSED
-    return ST_PAUSED
+    n = gen_moves(cur, talon, r, moves, 0) if d < cap else 0
+    uni = pctr[P_EPS] > 0 and rand_below(rng, 32) < (np.int64(1) << pctr[P_EPS])
+    pick = -1
+    top = np.int64(-1)
+    for x in range(n):
+        m = moves[x]
+        v = rand_below(rng, 1024) if uni else _score(m, 3) * 100 + rand_below(rng, pctr[P_SPREAD])
+        if v > top:
+            top = v
+            pick = m
+    return pick
+
+
+# ----------------------------------------------------------------- the search
+# The DFS (search_init, search_run, expand_line, successors, keys_of) and the playouts'
+# loop (playout_init, playout_run) are engine/loop_template.py's, filled
+# with this game's moves, key and rows.
+LOOP = Loop(
+    ws="rows, moves, lend, lnext, ctr, best, key", ctx="talon = ctx[0]", log_width=4,
+    apply="apply_move($st, $m, talon, rules, $log, $n, $dolog)",
+    gen="gen_moves($st, talon, rules, $moves, $start)", key="pack_key($st, rules, $key)",
+    # completed king piles count: they are out of play but their cards are home
+    home="home = np.int64($st[CENTRE]) + $st[KLEN0] + $st[KLEN0 + 1] + $st[KLEN0 + 2] + $st[KLEN0 + 3]",
+    playouts=True, pick="_playout_pick($st, talon, r, moves, pctr, rng, d, cap)",
+    restart="pctr[P_EPS] = rand_below(rng, 4)  # a uniform action with chance 0, 1/16, 1/8 or 1/4")
+search_init, search_run, expand_line, successors, keys_of, playout_init, playout_run = build(__name__, LOOP)
