@@ -20,11 +20,12 @@ import pytest
 from solver.engine import loop_template as T
 from solver.games.beleaguered_castle import kernel as BC
 from solver.games.klondike import kernel as KL
+from solver.games.great_wheel import kernel as GW
 from solver.games.windmill_welford import kernel as WW
 
 
 def test_render_is_deterministic_and_fills_every_slot():
-    for K in (BC, KL, WW):
+    for K in (BC, KL, WW, GW):
         text = T.source(K.__name__, K.LOOP, set(vars(K)))
         assert text == T.source(K.__name__, K.LOOP, set(vars(K)))
         assert "$" not in text
@@ -39,6 +40,8 @@ def test_flags_choose_the_functions():
     assert "def keys_of(" in ring and "def keys_of(" not in plain  # Klondike: keys_of=False
     assert "play_safe(child" in plain and "play_safe" not in T.render(WW.LOOP)  # no safe moves there
     assert "lstart[d] = lnext[d]" in plain
+    assert "& MOVE_MASK" in ring and "& MOVE_MASK" not in plain  # the masked stack: BC, not Klondike
+    assert "def playout_run(" in T.render(GW.LOOP) and "def playout_run(" not in ring
 
 
 def test_the_kernels_run_the_generated_file():

@@ -10,8 +10,8 @@ being or has been searched.  The kernels differ only in what fills the slots of 
 Why source text: numba inlines and caches best what it sees as plain code.  Sharing the
 loop through functions passed as arguments was measured and rejected (a jitted function
 passed as a plain argument is not cacheable, so every process recompiles; first-class
-function types ran 2.4x slower).  So ``build`` fills the template with a kernel's slots
-and gets the very functions that kernel had before, written once here.
+function types ran slower; issue 25, results/dfs-loop-template.md).  So ``build`` fills
+the template with a kernel's slots and gets the very functions that kernel had before.
 
 Why a file: numba caches only functions defined in a real source file (keyed on its path
 and mtime), never code made by ``exec``.  ``build`` writes the text to a file named after
@@ -25,9 +25,9 @@ temporary folder.
 
 The functions made (kernel_search.py has the calling convention): ``search_init``,
 ``search_run``, ``expand_line``, ``successors`` and, unless ``Loop.keys_of`` is False,
-``keys_of``; with ``Loop.ring`` also ``_restore``; with ``Loop.playouts`` the start of
-the randomized playouts (``playout_init``, ``playout_run``; the kernel writes how a playout
-restarts, ``_playout_restart``, and picks its moves).
+``keys_of``; with ``Loop.ring`` also ``_restore``; with ``Loop.playouts`` the randomized
+playouts (``playout_init``, ``playout_run``, ``_playout_restart``; solver/playouts.py),
+the kernel writing how a playout picks its next move.
 
 Slots are statements or expressions in the kernel's names; ``$st`` (the state row),
 ``$m`` (a move), ``$log``, ``$n`` and ``$dolog`` (the move log, its length, whether to
@@ -37,10 +37,12 @@ and ``$d`` (a level) stand for what the template puts there.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import importlib.util
 import os
 import re
+import shutil
 import sys
 import tempfile
 import textwrap
@@ -452,7 +454,9 @@ def folder() -> Path:
 
     if CACHE_PROBLEM is None:
         return CACHE_DIR / "loops"
-    return Path(tempfile.mkdtemp(prefix="patience-loops-"))
+    path = tempfile.mkdtemp(prefix="patience-loops-")
+    atexit.register(shutil.rmtree, path, True)
+    return Path(path)
 
 
 def write_once(path: Path, text: str) -> None:
