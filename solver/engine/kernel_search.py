@@ -249,11 +249,25 @@ def warm_once(K: Any, label: str, make: Callable[[], KernelSearch]) -> None:
 
     announce_compile(K.search_run, label)
     with tables(WARM_MB):
-        search = make()
-        if search.start() is None:
-            search.run(64)
-        search.line()
-        search.tt.clear()
+        _run_tiny(make()).tt.clear()
+
+
+def warm_playouts_once(K: Any, make: Callable[[], Any]) -> None:
+    """Compile (or load from the cache) kernel ``K``'s playouts once per process: run the
+    tiny playouts ``make()`` (solver/engine/playouts.py) as warm_once runs a search."""
+    if K.__name__ + ":playouts" in _warmed:
+        return
+    _warmed.add(K.__name__ + ":playouts")
+    with tables(WARM_MB):
+        _run_tiny(make())
+
+
+def _run_tiny(search: Any) -> Any:
+    """Run a search or playouts to the end of its first slice and expand its line."""
+    if search.start() is None:
+        search.run(64)
+    search.line()
+    return search
 
 
 # ----------------------------------------------------------------- for tests

@@ -108,3 +108,45 @@ class GameAdapter:
     def apply_move(cls, position: Any, rules: Any, move: Move) -> Any:
         """The position after ``move`` (reference engine); IllegalMove if it is not legal."""
         return cls.reference.apply_move(position, *cls._ref_args(rules), move)
+
+
+class KeyedPosition:
+    """A position equal to another of its class with the same ``key()`` (an exact,
+    hashable description, which the subclass defines), and hashed by it; won when every
+    foundation holds ``ranks`` cards (a game with other foundations overrides is_won).
+    A dataclass subclass says ``eq=False``, or its generated ``__eq__`` would replace these."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self)) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def is_won(self) -> bool:
+        return all(f == self.ranks for f in self.foundations)
+
+
+class CardsSeen(dict):
+    """For a position's validate(): where each card was met (card -> place name), each card
+    at most once and of at most ``ranks`` ranks; ``see`` raises ``error`` (one line) else."""
+
+    def __init__(self, ranks: int, error: type[Exception]) -> None:
+        super().__init__()
+        self.ranks, self.error = ranks, error
+
+    def see(self, card: Any, where: str) -> None:
+        if card.rank > self.ranks:
+            raise self.error(f"{card} ({where}) is not in a deck of ranks A..{self.ranks}")
+        if card in self:
+            raise self.error(f"duplicate card {card} ({self[card]} and {where})")
+        self[card] = where
+
+
+def piles_to_row(st: Any, K: Any, piles: list) -> Any:
+    """Write tableau piles into the state row ``st`` of kernel module ``K`` (card j of pile
+    i at K.P0 + i * K.CAP + j, its length at K.LEN0 + i); returns st."""
+    for i, pile in enumerate(piles):
+        for j, card in enumerate(pile):
+            st[K.P0 + i * K.CAP + j] = card.index
+        st[K.LEN0 + i] = len(pile)
+    return st

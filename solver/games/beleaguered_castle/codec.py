@@ -6,6 +6,7 @@ import numpy as np
 
 from ...core.cards import Card
 from ...core.moves import Move
+from ..base import piles_to_row
 from . import kernel as K
 from .position import BCPosition
 
@@ -27,11 +28,7 @@ def rules_array(ranks: int, npiles: int, prune: bool, order: int = K.ORDER_BASIC
 
 def encode(position: BCPosition) -> np.ndarray:
     """The state row of a (valid) position."""
-    st = np.zeros(K.SLEN, dtype=np.int8)
-    for i, pile in enumerate(position.tableau):
-        for j, card in enumerate(pile):
-            st[K.P0 + i * K.CAP + j] = card.index
-        st[K.LEN0 + i] = len(pile)
+    st = piles_to_row(np.zeros(K.SLEN, dtype=np.int8), K, position.tableau)
     for s in range(4):
         st[K.FND0 + s] = position.foundations[s]
     return st

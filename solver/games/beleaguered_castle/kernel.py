@@ -61,9 +61,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import njit
+from ...engine.loop_template import Loop, build
 from ...engine.order import noise, noise_base, sort_by_score
-from ...engine.bestpath import keep_path_packed
-from ...engine.tt import tt_insert
 
 CAP = 32
 P0 = 0
@@ -332,197 +331,13 @@ def gen_moves(st, rules, moves, n0, need):
     return n
 
 
-@njit
-def _stack_moves(st, rules, moves, start, tmp, need):
-    """Generate st's moves (sorted) and stack them at moves[start:] as 12-bit codes."""
-    n = gen_moves(st, rules, tmp, 0, need)
-    for x in range(n):
-        moves[start + x] = tmp[x] & MOVE_MASK
-    return start + n
-
-
-@njit
-def _restore(ring, ckpt, moves, lnext, d, block, rules):
-    """Rebuild the ring rows of the levels from d's block start up to d; returns that start.
-
-    The checkpoint of the block is the row of its first level on the current path (it
-    is rewritten whenever the DFS enters that level anew), and the move taken at each
-    level x is moves[lnext[x] - 1]; replaying them (with the safe plays after each, as
-    the search did) gives the very rows the search had.
-    """
-    W = ring.shape[0]
-    c = (d // block) * block
-    first = ring[c % W]
-    src = ckpt[d // block]
-    for x in range(SLEN):
-        first[x] = src[x]
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    for lv in range(c, d):
-        parent = ring[lv % W]
-        child = ring[(lv + 1) % W]
-        for x in range(SLEN):
-            child[x] = parent[x]
-        apply_move(child, np.int64(moves[lnext[lv] - 1]), dummy, 0, False)
-        if rules[R_PRUNE]:
-            play_safe(child, rules, dummy, 0, False)
-    return c
-
-
-@njit
-def search_init(ws, root, ctx, rules, tt):
-    """Set up level 0 from root (with its safe moves played).  Returns the status.
-
-    ``best`` (int64, at least 2 + a quarter of the stack's depth + 1): the most cards
-    the search has had on the foundations (the Aces included), best[0], and the moves
-    (as the searcher's ``path`` takes them) to the first position that had them:
-    best[1] moves, four 16-bit move codes per word from best[2] on (move x in bits
-    16 * (x % 4) of best[2 + x // 4]; paths here can be millions of levels deep, so a
-    move costs 2 bytes, as on the stack).  The root counts.
-    """
-    ring, ckpt, moves, lend, lnext, ctr, best, key, block = ws
-    ref = ctx[0]
-    table, ttctr, touched = tt
-    st = ring[0]
-    for x in range(SLEN):
-        st[x] = root[x]
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    if rules[R_PRUNE]:
-        play_safe(st, rules, dummy, 0, False)
-    best[0] = np.int64(st[FND0]) + st[FND0 + 1] + st[FND0 + 2] + st[FND0 + 3]
-    best[1] = 0
-    for x in range(SLEN):
-        ckpt[0, x] = st[x]
-    ctr[C_NODES] = 1
-    ctr[C_DEPTH] = 0
-    ctr[C_LO] = 0
-    if is_won(st, rules):
-        ctr[C_STATUS] = ST_WON
-        return ST_WON
-    pack_key(st, ref, rules, key)
-    tt_insert(table, key, ttctr, touched)
-    lnext[0] = 0
-    lend[0] = _stack_moves(st, rules, moves, 0, np.empty(MAX_MOVES_PER_NODE, dtype=np.int64),
-                           np.empty(NPILES_MAX, dtype=np.int64))
-    ctr[C_STATUS] = ST_RUNNING
-    return ST_RUNNING
-
-
-@njit
-def search_run(ws, ctx, rules, tt, budget):
-    """Depth-first search with an explicit stack; resumable.
-
-    Runs until won, exhausted (lost), a table/stack is full (memory), or ``budget``
-    more nodes were made (paused: call again to continue).  A node is a position made
-    by applying a move (and the safe plays after it), whether or not the table already
-    knows it.  Every entered state is stored in the transposition table, and a state
-    already stored is skipped: exact for a reachability question (no depth limit),
-    because whatever the stored state leads to is being or has been searched.
-    Rows: see the module doc (ring of W = ring.shape[0] >= block levels, checkpoints
-    every ``block`` levels in ckpt).  ``best``: see search_init (updated on every
-    entered child that beats it: one comparison per node, a copy of the path at most
-    48 times).
-    """
-    ring, ckpt, moves, lend, lnext, ctr, best, key, block = ws
-    ref = ctx[0]
-    table, ttctr, touched = tt
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    need = np.empty(NPILES_MAX, dtype=np.int64)
-    tmp = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-    prune = rules[R_PRUNE] != 0
-    W = ring.shape[0]
-    maxd = min(lend.shape[0] - 1, ckpt.shape[0] * block - 1)
-    d = ctr[C_DEPTH]
-    lo = ctr[C_LO]
-    stop = ctr[C_NODES] + budget
-    while True:
-        if ctr[C_NODES] >= stop:
-            ctr[C_STATUS] = ST_PAUSED
-            break
-        if lnext[d] >= lend[d]:
-            if d == 0:
-                ctr[C_STATUS] = ST_LOST
-                break
-            d -= 1
-            if d < lo:
-                lo = _restore(ring, ckpt, moves, lnext, d, block, rules)
-            continue
-        m = np.int64(moves[lnext[d]])
-        lnext[d] += 1
-        parent = ring[d % W]
-        child = ring[(d + 1) % W]  # the row of level d + 1 - W is given up
-        if d + 2 - W > lo:
-            lo = d + 2 - W
-        for x in range(SLEN):
-            child[x] = parent[x]
-        apply_move(child, m, dummy, 0, False)
-        if prune:
-            play_safe(child, rules, dummy, 0, False)
-        pack_key(child, ref, rules, key)
-        r = tt_insert(table, key, ttctr, touched)
-        if r < 0:
-            lnext[d] -= 1  # retried after the table has grown
-            ctr[C_STATUS] = ST_MEMORY
-            break
-        ctr[C_NODES] += 1
-        if r == 0:
-            continue
-        home = np.int64(child[FND0]) + child[FND0 + 1] + child[FND0 + 2] + child[FND0 + 3]
-        if home > best[0]:
-            keep_path_packed(best, home, moves, lnext, d)
-        if is_won(child, rules):
-            d += 1
-            ctr[C_STATUS] = ST_WON
-            break
-        if d + 1 >= maxd or lend[d] + MAX_MOVES_PER_NODE > moves.shape[0]:
-            ctr[C_STATUS] = ST_STACK  # final: the DFS stack is full
-            break
-        d += 1
-        if d % block == 0:
-            for x in range(SLEN):
-                ckpt[d // block, x] = child[x]
-        lnext[d] = lend[d - 1]
-        lend[d] = _stack_moves(child, rules, moves, lend[d - 1], tmp, need)
-    ctr[C_DEPTH] = d
-    ctr[C_LO] = lo
-    return ctr[C_STATUS]
-
-
-@njit
-def expand_line(root, ctx, path, rules, log):
-    """Replay the chosen moves from root, logging every move; returns the count.
-
-    The safe foundation plays done automatically during search are logged as moves
-    of their own, so the line is complete for a person (and for the reference engine).
-    """
-    st = root.copy()
-    n = 0
-    if rules[R_PRUNE]:
-        n = play_safe(st, rules, log, n, True)
-    for x in range(path.shape[0]):
-        n = apply_move(st, path[x], log, n, True)
-        if rules[R_PRUNE]:
-            n = play_safe(st, rules, log, n, True)
-    return n
-
-
-@njit
-def successors(root, ctx, rules, out):
-    """All children of root by one move (no safe plays): rows of out; returns count."""
-    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    n = gen_moves(root, rules, moves, 0, np.empty(NPILES_MAX, dtype=np.int64))
-    for x in range(n):
-        for y in range(SLEN):
-            out[x, y] = root[y]
-        apply_move(out[x], moves[x], dummy, 0, False)
-    return n
-
-
-@njit
-def keys_of(rows, ctx, rules, out):
-    """The packed key of each state row (for tests)."""
-    ref = ctx[0]
-    for x in range(rows.shape[0]):
-        pack_key(rows[x], ref, rules, out[x])
-
-
+# ----------------------------------------------------------------- the search
+# The DFS (search_init, search_run, expand_line, successors, keys_of) is
+# engine/loop_template.py's, filled with this game's moves, key and rows.
+LOOP = Loop(
+    ws="ring, ckpt, moves, lend, lnext, ctr, best, key, block", ring=True, packed_best=True,
+    ctx="ref = ctx[0]", locals="need = np.empty(NPILES_MAX, dtype=np.int64)", log_width=3,
+    apply="apply_move($st, $m, $log, $n, $dolog)", safe="play_safe($st, rules, $log, $n, $dolog)",
+    gen="gen_moves($st, rules, $moves, $start, need)", mask="MOVE_MASK", key="pack_key($st, ref, rules, $key)",
+    home="home = np.int64($st[FND0]) + $st[FND0 + 1] + $st[FND0 + 2] + $st[FND0 + 3]")
+search_init, search_run, expand_line, successors, keys_of, _, _ = build(__name__, LOOP)

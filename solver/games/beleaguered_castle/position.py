@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...core.cards import Card, full_deck
+from ..base import CardsSeen, KeyedPosition
 
 PILES = 8  # tableau piles in the real game
 MAX_PILE = 20  # cards per pile a position may hold (the kernel's rows fit 20 + a run of 12)
@@ -32,8 +33,8 @@ class BCRules:
         return {}
 
 
-@dataclass
-class BCPosition:
+@dataclass(eq=False)
+class BCPosition(KeyedPosition):
     """A Beleaguered Castle table.  Every pile runs bottom to top (``pile[-1]`` is playable).
 
     ``tableau[i]`` is pile ``T{i+1}`` (PySolFC's ``s.rows[i]``: rows 0..3 the left wing
@@ -58,15 +59,6 @@ class BCPosition:
         """A hashable exact description (pile order included)."""
         return (tuple(tuple(c.index for c in p) for p in self.tableau), tuple(self.foundations), self.ranks)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, BCPosition) and self.key() == other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
-
-    def is_won(self) -> bool:
-        return all(f == self.ranks for f in self.foundations)
-
     def validate(self) -> None:
         """Raise PositionError (one line) naming the first problem found."""
         if not 1 <= self.ranks <= 13:
@@ -75,14 +67,8 @@ class BCPosition:
             raise PositionError(f"Beleaguered Castle has 1 to {PILES} tableau piles, not {len(self.tableau)}")
         if len(self.foundations) != 4:
             raise PositionError("there must be 4 foundations (C, D, H, S)")
-        seen: dict[Card, str] = {}
-
-        def see(card: Card, where: str) -> None:
-            if card.rank > self.ranks:
-                raise PositionError(f"{card} ({where}) is not in a deck of ranks A..{self.ranks}")
-            if card in seen:
-                raise PositionError(f"duplicate card {card} ({seen[card]} and {where})")
-            seen[card] = where
+        seen = CardsSeen(self.ranks, PositionError)
+        see = seen.see
 
         for s, n in enumerate(self.foundations):
             if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self.ranks:

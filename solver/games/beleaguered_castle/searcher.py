@@ -15,17 +15,11 @@ from .position import BCPosition, BCRules
 
 # The DFS stack (see kernel.py): a line of play rarely repeats a table, so paths get
 # very long (each level is a distinct position).  Rows of state are kept for the last
-# WINDOW levels plus a checkpoint every BLOCK levels; a level costs 2 bytes per untried
+# the last ``window`` levels plus a checkpoint every ``block`` levels; a level costs 2 bytes per untried
 # move (about 7 on average) and 8 bytes of indices.  The arrays are zero-filled lazily
 # by the OS: only the levels a search reaches cost memory.
-WINDOW = 1 << 16
-BLOCK = 1 << 12
-MAX_DEPTH = 64_000_000
-MOVE_CAP = 1 << 29
-
-
 # The DFS stack's shape (kernel_search.RingGeometry), this game's defaults; tests pass others.
-Geometry = partial(RingGeometry, window=WINDOW, block=BLOCK, max_depth=MAX_DEPTH, move_cap=MOVE_CAP)
+Geometry = partial(RingGeometry, window=1 << 16, block=1 << 12, max_depth=64_000_000, move_cap=1 << 29)
 
 
 # Peak memory of one default workspace (the batch's memory sizing): see RingGeometry.

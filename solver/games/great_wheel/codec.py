@@ -8,6 +8,7 @@ import numpy as np
 
 from ...core.cards import Card
 from ...core.moves import Move
+from ..base import piles_to_row
 from . import kernel as K
 from .position import FOUNDATION_PILES, GWPosition, GWRules
 
@@ -46,11 +47,7 @@ def _heights(piles: list[list[Card]]) -> list[int]:
 
 def encode(position: GWPosition) -> np.ndarray:
     """The state row of a (valid) position."""
-    st = np.zeros(K.SLEN, dtype=np.int8)
-    for i, pile in enumerate(position.tableau):
-        for j, card in enumerate(pile):
-            st[K.P0 + i * K.CAP + j] = card.index
-        st[K.LEN0 + i] = len(pile)
+    st = piles_to_row(np.zeros(K.SLEN, dtype=np.int8), K, position.tableau)
     for j in range(len(position.waste)):
         st[K.WST0 + j] = j
     st[K.WLEN] = len(position.waste)

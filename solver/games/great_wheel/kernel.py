@@ -95,9 +95,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import njit
+from ...engine.loop_template import Loop, build
 from ...engine.order import rand_below, sort_by_score
-from ...engine.bestpath import keep_path_packed
-from ...engine.tt import tt_insert
 
 CAP = 16
 NPILES_MAX = 8
@@ -411,177 +410,6 @@ def gen_moves(st, talon, rules, moves, n0):
     return n
 
 
-@njit
-def _stack_moves(st, talon, rules, moves, start, tmp):
-    n = gen_moves(st, talon, rules, tmp, 0)
-    for x in range(n):
-        moves[start + x] = tmp[x] & MOVE_MASK
-    return start + n
-
-
-@njit
-def _restore(ring, ckpt, moves, lnext, d, block, talon, rules):
-    """Rebuild the ring rows of the levels from d's block start up to d; returns that start."""
-    W = ring.shape[0]
-    c = (d // block) * block
-    first = ring[c % W]
-    src = ckpt[d // block]
-    for x in range(SLEN):
-        first[x] = src[x]
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    for lv in range(c, d):
-        parent = ring[lv % W]
-        child = ring[(lv + 1) % W]
-        for x in range(SLEN):
-            child[x] = parent[x]
-        apply_move(child, np.int64(moves[lnext[lv] - 1]), talon, rules, dummy, 0, False)
-    return c
-
-
-@njit
-def search_init(ws, root, ctx, rules, tt):
-    """Set up level 0 from root.  Returns the status.
-
-    ``best`` (int64, at least 2 + a quarter of the stack's depth + 1): the most cards
-    the search has had on the foundations (Aces, Evens and Odds), best[0], and the
-    moves (as the searcher's ``path`` takes them) to the first position that had them:
-    best[1] moves, four 16-bit move codes per word from best[2] on (move x in bits
-    16 * (x % 4) of best[2 + x // 4]; 2 bytes a move, as on the stack).  The root counts.
-    """
-    ring, ckpt, moves, lend, lnext, ctr, best, key, block = ws
-    talon = ctx[0]
-    table, ttctr, touched = tt
-    st = ring[0]
-    for x in range(SLEN):
-        st[x] = root[x]
-    for x in range(SLEN):
-        ckpt[0, x] = st[x]
-    home = np.int64(st[ACN])
-    for x in range(8):
-        home += st[EV0 + x] + st[OD0 + x]
-    best[0] = home
-    best[1] = 0
-    ctr[C_NODES] = 1
-    ctr[C_DEPTH] = 0
-    ctr[C_LO] = 0
-    if is_won(st, rules):
-        ctr[C_STATUS] = ST_WON
-        return ST_WON
-    pack_key(st, rules, key)
-    tt_insert(table, key, ttctr, touched)
-    lnext[0] = 0
-    lend[0] = _stack_moves(st, talon, rules, moves, 0, np.empty(MAX_MOVES_PER_NODE, dtype=np.int64))
-    ctr[C_STATUS] = ST_RUNNING
-    return ST_RUNNING
-
-
-@njit
-def search_run(ws, ctx, rules, tt, budget):
-    """Depth-first search with an explicit stack; resumable.
-
-    Runs until won, exhausted (lost), a table/stack is full (memory), or ``budget``
-    more nodes were made (paused: call again to continue).  Every entered state is
-    stored in the transposition table and a state already stored is skipped: exact for
-    a reachability question, whatever the stored state leads to is being or has been
-    searched.  ``best``: see search_init (updated on every entered child that beats
-    it: one comparison per node, a copy of the path only when it improves).
-    """
-    ring, ckpt, moves, lend, lnext, ctr, best, key, block = ws
-    talon = ctx[0]
-    table, ttctr, touched = tt
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    tmp = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-    W = ring.shape[0]
-    maxd = min(lend.shape[0] - 1, ckpt.shape[0] * block - 1)
-    d = ctr[C_DEPTH]
-    lo = ctr[C_LO]
-    stop = ctr[C_NODES] + budget
-    while True:
-        if ctr[C_NODES] >= stop:
-            ctr[C_STATUS] = ST_PAUSED
-            break
-        if lnext[d] >= lend[d]:
-            if d == 0:
-                ctr[C_STATUS] = ST_LOST
-                break
-            d -= 1
-            if d < lo:
-                lo = _restore(ring, ckpt, moves, lnext, d, block, talon, rules)
-            continue
-        m = np.int64(moves[lnext[d]])
-        lnext[d] += 1
-        parent = ring[d % W]
-        child = ring[(d + 1) % W]
-        if d + 2 - W > lo:
-            lo = d + 2 - W
-        for x in range(SLEN):
-            child[x] = parent[x]
-        apply_move(child, m, talon, rules, dummy, 0, False)
-        pack_key(child, rules, key)
-        r = tt_insert(table, key, ttctr, touched)
-        if r < 0:
-            lnext[d] -= 1
-            ctr[C_STATUS] = ST_MEMORY
-            break
-        ctr[C_NODES] += 1
-        if r == 0:
-            continue
-        home = np.int64(child[ACN])
-        for x in range(8):
-            home += child[EV0 + x] + child[OD0 + x]
-        if home > best[0]:
-            keep_path_packed(best, home, moves, lnext, d)
-        if is_won(child, rules):
-            d += 1
-            ctr[C_STATUS] = ST_WON
-            break
-        if d + 1 >= maxd or lend[d] + MAX_MOVES_PER_NODE > moves.shape[0]:
-            ctr[C_STATUS] = ST_STACK
-            break
-        d += 1
-        if d % block == 0:
-            for x in range(SLEN):
-                ckpt[d // block, x] = child[x]
-        lnext[d] = lend[d - 1]
-        lend[d] = _stack_moves(child, talon, rules, moves, lend[d - 1], tmp)
-    ctr[C_DEPTH] = d
-    ctr[C_LO] = lo
-    return ctr[C_STATUS]
-
-
-@njit
-def expand_line(root, ctx, path, rules, log):
-    """Replay the chosen moves from root, logging every move; returns the count."""
-    talon = ctx[0]
-    st = root.copy()
-    n = 0
-    for x in range(path.shape[0]):
-        n = apply_move(st, path[x], talon, rules, log, n, True)
-    return n
-
-
-@njit
-def successors(root, ctx, rules, out):
-    """All children of root by one move: rows of out; returns the count."""
-    talon = ctx[0]
-    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    n = gen_moves(root, talon, rules, moves, 0)
-    for x in range(n):
-        for y in range(SLEN):
-            out[x, y] = root[y]
-        apply_move(out[x], moves[x], talon, rules, dummy, 0, False)
-    return n
-
-
-@njit
-def keys_of(rows, ctx, rules, out):
-    for x in range(rows.shape[0]):
-        pack_key(rows[x], rules, out[x])
-
-
-
-
 # ----------------------------------------------------------------- playouts
 # Randomized greedy playouts (solver/engine/playouts.py), as in windmill/kernel.py: from the root,
 # one move after another chosen by gen_moves's score plus a random 0..spread-1 (or, with
@@ -597,94 +425,51 @@ PLAYOUT_SHUFFLES = 32  # the most tableau builds and moves back from the foundat
 
 
 @njit
-def _playout_restart(cur, root, pctr, rng):
-    """Back to the root; a new spread (64, 128, 256 or 512) and chance of a uniform move
-    (0, 1/16, 1/8 or 1/4)."""
-    for x in range(SLEN):
-        cur[x] = root[x]
-    pctr[P_DEPTH] = 0
-    pctr[P_PLAYOUTS] += 1
-    pctr[P_SPREAD] = np.int64(64) << rand_below(rng, 4)
-    pctr[P_EPS] = rand_below(rng, 4)
-    pctr[P_LAST] = -1
-    pctr[P_RUN] = 0
+def _playout_pick(cur, talon, r, moves, pctr, rng, d, cap):
+    """A playout's next move from cur (module comment above; -1: none, or ``cap`` moves
+    deep): gen_moves with the rules given (pruned: only moves to positions of distinct
+    keys), the move of highest score + rand_below(spread), or with the playout's chance a
+    uniform move; never a build that undoes the last one, nor more than PLAYOUT_SHUFFLES
+    builds and moves back in a row."""
+    n = gen_moves(cur, talon, r, moves, 0) if d < cap else 0
+    uni = pctr[P_EPS] > 0 and rand_below(rng, 32) < (np.int64(1) << pctr[P_EPS])
+    pick = -1
+    top = np.int64(-1)
+    last = pctr[P_LAST]
+    for x in range(n):
+        m = moves[x] & MOVE_MASK
+        kind = m & 15
+        if kind == K_PILE or kind == K_EBACK or kind == K_OBACK:
+            if pctr[P_RUN] >= PLAYOUT_SHUFFLES:
+                continue
+            if (kind == K_PILE and last >= 0 and (last & 15) == K_PILE and ((last >> 4) & 15) == ((m >> 8) & 15)
+                    and ((last >> 8) & 15) == ((m >> 4) & 15)):
+                continue  # the last build undone
+        v = rand_below(rng, 4096) if uni else (moves[x] >> 32) + rand_below(rng, pctr[P_SPREAD])
+        if v > top:
+            top = v
+            pick = m
+    return pick
 
 
-@njit
-def _home(st):
-    home = np.int64(st[ACN])
-    for x in range(8):
-        home += st[EV0 + x] + st[OD0 + x]
-    return home
-
-
-@njit
-def playout_init(pw, root, ctx, rules):
-    """Start the playouts at root (the generator seeded by the caller in rng[0]);
-    returns ST_WON if root is won, else ST_RUNNING.  The root counts as a node."""
-    cur, path, best, pctr, rng = pw
-    for x in range(PCTR_LEN):
-        pctr[x] = 0
-    _playout_restart(cur, root, pctr, rng)
-    pctr[P_NODES] = 1
-    best[0] = _home(cur)
-    best[1] = 0
-    pctr[P_STATUS] = ST_WON if is_won(cur, rules) else ST_RUNNING
-    return pctr[P_STATUS]
-
-
-@njit
-def playout_run(pw, root, ctx, rules, budget):
-    """Play ``budget`` more nodes (a move, or a restart from the root, is a node): returns
-    ST_WON (path[:P_DEPTH] is the line) or ST_PAUSED.  Uses gen_moves with the rules
-    given (pruned: only moves to positions of distinct keys) and takes the move of highest
-    score + rand_below(spread), or with the playout's chance a uniform move; never a
-    build that undoes the last one, nor more than PLAYOUT_SHUFFLES builds and moves back
-    in a row."""
-    cur, path, best, pctr, rng = pw
-    talon = ctx[0]
-    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    cap = min(PLAYOUT_DEPTH, path.shape[0])
-    stop = pctr[P_NODES] + budget
-    while pctr[P_NODES] < stop:
-        d = pctr[P_DEPTH]
-        n = gen_moves(cur, talon, rules, moves, 0) if d < cap else 0
-        uni = pctr[P_EPS] > 0 and rand_below(rng, 32) < (np.int64(1) << pctr[P_EPS])
-        pick = -1
-        top = np.int64(-1)
-        last = pctr[P_LAST]
-        for x in range(n):
-            m = moves[x] & MOVE_MASK
-            kind = m & 15
-            if kind == K_PILE or kind == K_EBACK or kind == K_OBACK:
-                if pctr[P_RUN] >= PLAYOUT_SHUFFLES:
-                    continue
-                if (kind == K_PILE and last >= 0 and (last & 15) == K_PILE and ((last >> 4) & 15) == ((m >> 8) & 15)
-                        and ((last >> 8) & 15) == ((m >> 4) & 15)):
-                    continue  # the last build undone
-            v = rand_below(rng, 4096) if uni else (moves[x] >> 32) + rand_below(rng, pctr[P_SPREAD])
-            if v > top:
-                top = v
-                pick = m
-        pctr[P_NODES] += 1
-        if pick < 0:  # stuck, or deep enough: again from the root
-            _playout_restart(cur, root, pctr, rng)
-            continue
-        apply_move(cur, pick, talon, rules, dummy, 0, False)
-        path[d] = pick
-        pctr[P_DEPTH] = d + 1
-        pctr[P_LAST] = pick
-        kind = pick & 15
-        pctr[P_RUN] = pctr[P_RUN] + 1 if (kind == K_PILE or kind == K_EBACK or kind == K_OBACK) else 0
-        home = _home(cur)
-        if home > best[0]:
-            best[0] = home
-            best[1] = d + 1
-            for x in range(d + 1):
-                best[2 + x] = path[x]
-        if is_won(cur, rules):
-            pctr[P_STATUS] = ST_WON
-            return ST_WON
-    pctr[P_STATUS] = ST_PAUSED
-    return ST_PAUSED
+# ----------------------------------------------------------------- the search
+# The DFS (search_init, search_run, expand_line, successors, keys_of) and the playouts'
+# loop (playout_init, playout_run) are engine/loop_template.py's, filled
+# with this game's moves, key and rows.
+LOOP = Loop(
+    ws="ring, ckpt, moves, lend, lnext, ctr, best, key, block", ring=True, packed_best=True,
+    ctx="talon = ctx[0]", log_width=3, mask="MOVE_MASK",
+    apply="apply_move($st, $m, talon, rules, $log, $n, $dolog)",
+    gen="gen_moves($st, talon, rules, $moves, $start)", key="pack_key($st, rules, $key)",
+    home="""
+home = np.int64($st[ACN])
+for x in range(8):
+    home += $st[EV0 + x] + $st[OD0 + x]""",
+    playouts=True, pick="_playout_pick($st, talon, r, moves, pctr, rng, d, cap)", restart="""
+pctr[P_EPS] = rand_below(rng, 4)  # a uniform move with chance 0, 1/16, 1/8 or 1/4
+pctr[P_LAST] = -1
+pctr[P_RUN] = 0""", played="""
+pctr[P_LAST] = pick
+kind = pick & 15
+pctr[P_RUN] = pctr[P_RUN] + 1 if (kind == K_PILE or kind == K_EBACK or kind == K_OBACK) else 0""")
+search_init, search_run, expand_line, successors, keys_of, playout_init, playout_run = build(__name__, LOOP)

@@ -14,17 +14,11 @@ from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array, talon_of
 from .position import GWPosition, GWRules
 
-# DFS stack (see kernel.py): rows for the last WINDOW levels plus a checkpoint every
-# BLOCK levels; a level costs 2 bytes per untried move and 8 bytes of indices.  The
+# DFS stack (see kernel.py): rows for the last ``window`` levels plus a checkpoint every
+# ``block`` levels; a level costs 2 bytes per untried move and 8 bytes of indices.  The
 # arrays are zero-filled lazily by the OS: only the levels a search reaches cost memory.
-WINDOW = 1 << 14
-BLOCK = 1 << 10
-MAX_DEPTH = 16_000_000
-MOVE_CAP = 1 << 28
-
-
 # The DFS stack's shape (kernel_search.RingGeometry), this game's defaults; tests pass others.
-Geometry = partial(RingGeometry, window=WINDOW, block=BLOCK, max_depth=MAX_DEPTH, move_cap=MOVE_CAP)
+Geometry = partial(RingGeometry, window=1 << 14, block=1 << 10, max_depth=16_000_000, move_cap=1 << 28)
 
 
 # Peak memory of one default workspace (the batch's memory sizing): see RingGeometry.

@@ -6,6 +6,7 @@ import numpy as np
 
 from ...core.cards import Card
 from ...core.moves import Move
+from ..base import piles_to_row
 from . import kernel as K
 from .position import KlondikePosition, KlondikeRules
 
@@ -33,12 +34,8 @@ def rules_array(rules: KlondikeRules, ranks: int, npiles: int, prune: bool, clas
 
 def encode(position: KlondikePosition, rules: KlondikeRules) -> tuple[np.ndarray, np.ndarray, int]:
     """Return (state row, talon array, talon length).  Position must be valid."""
-    st = np.zeros(K.SLEN, dtype=np.int32)
-    for i, pile in enumerate(position.tableau):
-        for j, card in enumerate(pile):
-            st[K.P0 + i * K.CAP + j] = card.index
-        st[K.LEN0 + i] = len(pile)
-        st[K.DOWN0 + i] = position.face_down[i]
+    st = piles_to_row(np.zeros(K.SLEN, dtype=np.int32), K, position.tableau)
+    st[K.DOWN0:K.DOWN0 + len(position.face_down)] = position.face_down
     for s in range(4):
         st[K.FND0 + s] = position.foundations[s]
     talon_cards = list(position.waste) + list(reversed(position.stock))

@@ -177,9 +177,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import njit
+from ...engine.loop_template import Loop, build
 from ...engine.order import sort_by_score
-from ...engine.bestpath import keep_path
-from ...engine.tt import tt_insert
 
 CAP = 20
 P0 = 0
@@ -316,6 +315,20 @@ def _log_draws_to(st, talon, ntalon, rules, target, log, n):
     return n
 
 
+@njit(inline="always")
+def _move_run(st, a, b, cnt, log, n, dolog):
+    """Move the top ``cnt`` cards of pile a onto pile b (no turn-over); returns the log length."""
+    start = st[LEN0 + a] - cnt
+    Lb = st[LEN0 + b]
+    if dolog:
+        n = _log(log, n, LOG_MOVE, a, b, st[P0 + a * CAP + start], cnt)
+    for j in range(cnt):
+        st[P0 + b * CAP + Lb + j] = st[P0 + a * CAP + start + j]
+    st[LEN0 + b] = Lb + cnt
+    st[LEN0 + a] = start
+    return n
+
+
 @njit
 def apply_move(st, m, talon, ntalon, rules, log, n, dolog):
     """Apply move m to st in place; returns the new log length (or -1 on a bug).
@@ -381,27 +394,13 @@ def _apply_one(st, m, talon, ntalon, rules, log, n, dolog):
             if dolog:
                 n = _log(log, n, LOG_MOVE, LOC_WASTE, b, c, 1)
     elif kind == K_TAB_TAB:
-        La = st[LEN0 + a]
-        Lb = st[LEN0 + b]
-        start = La - cnt
-        if dolog:
-            n = _log(log, n, LOG_MOVE, a, b, st[P0 + a * CAP + start], cnt)
-        for j in range(cnt):
-            st[P0 + b * CAP + Lb + j] = st[P0 + a * CAP + start + j]
-        st[LEN0 + b] = Lb + cnt
-        st[LEN0 + a] = start
+        n = _move_run(st, a, b, cnt, log, n, dolog)
         _turn(st, a)
     elif kind == K_SWAP_FND:
         # the run of ``count`` cards on the card below it moves onto that card's twin
         # (pile b), then the uncovered card goes to its foundation
-        La = st[LEN0 + a]
-        Lb = st[LEN0 + b]
-        start = La - cnt
-        if dolog:
-            n = _log(log, n, LOG_MOVE, a, b, st[P0 + a * CAP + start], cnt)
-        for j in range(cnt):
-            st[P0 + b * CAP + Lb + j] = st[P0 + a * CAP + start + j]
-        st[LEN0 + b] = Lb + cnt
+        n = _move_run(st, a, b, cnt, log, n, dolog)
+        start = st[LEN0 + a]
         c = st[P0 + a * CAP + start - 1]
         st[LEN0 + a] = start - 1
         _turn(st, a)
@@ -1043,140 +1042,14 @@ def pack_class_key(st, rules, key):
         key[w] = np.uint64(1) << np.uint64(63)
 
 
-@njit
-def search_init(ws, root, ctx, rules, tt):
-    """Set up level 0 from root (with its safe moves played).  Returns the status.
-
-    ``best`` (int64, at least 2 + the stack's depth): the most cards the search has had
-    on the foundations, best[0], and the moves (as ``path`` in the searcher takes them)
-    to the first position that had them: best[1] moves in best[2:]; the root counts.
-    """
-    states, moves, lstart, lend, lnext, ctr, best, key, codes = ws
-    talon, ntalon = ctx
-    table, ttctr, touched = tt
-    for x in range(SLEN):
-        states[0, x] = root[x]
-    dummy = np.zeros((0, 5), dtype=np.int32)
-    if rules[R_PRUNE]:
-        play_safe(states[0], talon, ntalon, rules, dummy, 0, False)
-    best[0] = states[0, FND0] + states[0, FND0 + 1] + states[0, FND0 + 2] + states[0, FND0 + 3]
-    best[1] = 0
-    ctr[C_NODES] = 1
-    ctr[C_DEPTH] = 0
-    if is_won(states[0], rules):
-        ctr[C_STATUS] = ST_WON
-        return ST_WON
-    pack_key(states[0], rules, key, codes)
-    tt_insert(table, key, ttctr, touched)
-    lstart[0] = 0
-    lnext[0] = 0
-    lend[0] = gen_moves(states[0], talon, ntalon, rules, moves, 0)
-    ctr[C_STATUS] = ST_RUNNING
-    return ST_RUNNING
-
-
-@njit
-def search_run(ws, ctx, rules, tt, budget):
-    """Depth-first search with an explicit stack; resumable.
-
-    Runs until won, exhausted (lost), a table/stack is full (memory), or ``budget``
-    more nodes were made (paused: call again to continue).  As in chess engines, a
-    node is a position made by applying a move, whether or not the table already
-    knows it (distinct positions are counted by the table).  Every entered state is
-    stored in the transposition
-    table, and a state already stored is skipped: this is exact for a reachability
-    question (no depth limit), because whatever the stored state leads to is being or
-    has been searched.  ``best``: see search_init (updated on every entered child
-    that beats it: one comparison per node, a copy of the path at most 52 times).
-    """
-    states, moves, lstart, lend, lnext, ctr, best, key, codes = ws
-    talon, ntalon = ctx
-    table, ttctr, touched = tt
-    dummy = np.zeros((0, 5), dtype=np.int32)
-    prune = rules[R_PRUNE] != 0
-    maxd = states.shape[0] - 1
-    d = ctr[C_DEPTH]
-    stop = ctr[C_NODES] + budget
-    while True:
-        if ctr[C_NODES] >= stop:
-            ctr[C_STATUS] = ST_PAUSED
-            break
-        if lnext[d] >= lend[d]:
-            if d == 0:
-                ctr[C_STATUS] = ST_LOST
-                break
-            d -= 1
-            continue
-        m = moves[lnext[d]]
-        lnext[d] += 1
-        child = states[d + 1]
-        parent = states[d]
-        for x in range(SLEN):
-            child[x] = parent[x]
-        apply_move(child, m, talon, ntalon, rules, dummy, 0, False)
-        if prune:
-            play_safe(child, talon, ntalon, rules, dummy, 0, False)
-        pack_key(child, rules, key, codes)
-        r = tt_insert(table, key, ttctr, touched)
-        if r < 0:
-            lnext[d] -= 1  # retried after the table has grown
-            ctr[C_STATUS] = ST_MEMORY
-            break
-        ctr[C_NODES] += 1
-        if r == 0:
-            continue
-        home = child[FND0] + child[FND0 + 1] + child[FND0 + 2] + child[FND0 + 3]
-        if home > best[0]:
-            keep_path(best, home, moves, lnext, d)
-        if is_won(child, rules):
-            d += 1
-            ctr[C_STATUS] = ST_WON
-            break
-        if d + 1 >= maxd or lend[d] + MAX_MOVES_PER_NODE > moves.shape[0]:
-            ctr[C_STATUS] = ST_STACK  # final: the DFS stack is full
-            break
-        d += 1
-        lstart[d] = lend[d - 1]
-        lnext[d] = lstart[d]
-        lend[d] = gen_moves(child, talon, ntalon, rules, moves, lstart[d])
-    ctr[C_DEPTH] = d
-    return ctr[C_STATUS]
-
-
-@njit
-def expand_line(root, ctx, path, rules, log):
-    """Replay the chosen macro moves from root, logging atomic moves; returns count.
-
-    The safe foundation plays done automatically during search are logged as moves
-    of their own, so the line is complete for a person (and for the reference engine).
-    """
-    talon, ntalon = ctx
-    st = root.copy()
-    n = 0
-    if rules[R_PRUNE]:
-        n = play_safe(st, talon, ntalon, rules, log, n, True)
-    for x in range(path.shape[0]):
-        n = apply_move(st, path[x], talon, ntalon, rules, log, n, True)
-        if n < 0:
-            return -1
-        if rules[R_PRUNE]:
-            n = play_safe(st, talon, ntalon, rules, log, n, True)
-            if n < 0:
-                return -1
-    return n
-
-
-@njit
-def successors(root, ctx, rules, out):
-    """All children of root by one move (no safe plays): rows of out; returns count."""
-    talon, ntalon = ctx
-    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-    dummy = np.zeros((0, 5), dtype=np.int32)
-    n = gen_moves(root, talon, ntalon, rules, moves, 0)
-    for x in range(n):
-        for y in range(SLEN):
-            out[x, y] = root[y]
-        apply_move(out[x], moves[x], talon, ntalon, rules, dummy, 0, False)
-    return n
-
-
+# ----------------------------------------------------------------- the search
+# The DFS (search_init, search_run, expand_line, successors) is
+# engine/loop_template.py's, filled with this game's moves, key and rows.
+LOOP = Loop(
+    ws="rows, moves, lstart, lend, lnext, ctr, best, key, codes", level="lstart[$d] = lnext[$d]",
+    ctx="talon, ntalon = ctx", log_width=5,
+    apply="apply_move($st, $m, talon, ntalon, rules, $log, $n, $dolog)",
+    safe="play_safe($st, talon, ntalon, rules, $log, $n, $dolog)",
+    gen="gen_moves($st, talon, ntalon, rules, $moves, $start)", key="pack_key($st, rules, $key, codes)",
+    home="home = $st[FND0] + $st[FND0 + 1] + $st[FND0 + 2] + $st[FND0 + 3]", keys_of=False)
+search_init, search_run, expand_line, successors, _, _, _ = build(__name__, LOOP)

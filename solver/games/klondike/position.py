@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ...core.cards import Card, full_deck
 from ...core.errors import NAME, OptionError
+from ..base import CardsSeen, KeyedPosition
 
 
 class PositionError(ValueError):
@@ -60,8 +61,8 @@ class KlondikeRules:
         }
 
 
-@dataclass
-class KlondikePosition:
+@dataclass(eq=False)
+class KlondikePosition(KeyedPosition):
     """A Klondike table.  Every list runs bottom to top.
 
     ``tableau[i][:face_down[i]]`` are face down; the rest of the pile is face up.
@@ -103,15 +104,6 @@ class KlondikePosition:
             self.ranks,
         )
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, KlondikePosition) and self.key() == other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
-
-    def is_won(self) -> bool:
-        return all(f == self.ranks for f in self.foundations)
-
     def validate(self) -> None:
         """Raise PositionError naming the first problem found."""
         if not 1 <= self.ranks <= 13:
@@ -122,14 +114,8 @@ class KlondikePosition:
             raise PositionError("face_down needs one count per tableau pile")
         if len(self.foundations) != 4:
             raise PositionError("there must be 4 foundations (C, D, H, S)")
-        seen: dict[Card, str] = {}
-
-        def see(card: Card, where: str) -> None:
-            if card.rank > self.ranks:
-                raise PositionError(f"{card} ({where}) is not in a deck of ranks A..{self.ranks}")
-            if card in seen:
-                raise PositionError(f"duplicate card {card} ({seen[card]} and {where})")
-            seen[card] = where
+        seen = CardsSeen(self.ranks, PositionError)
+        see = seen.see
 
         for s, n in enumerate(self.foundations):
             if not 0 <= n <= self.ranks:

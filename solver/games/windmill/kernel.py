@@ -115,9 +115,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import njit
-from ...engine.bestpath import keep_path
+from ...engine.loop_template import Loop, build
 from ...engine.order import noise, noise_base, rand_below, sort_by_score
-from ...engine.tt import tt_insert
 from . import endgame as EG
 
 CEN0 = 0
@@ -432,151 +431,6 @@ def gen_moves(st, seq, rules, moves, n0):
     return n
 
 
-@njit
-def _stack_moves(st, seq, rules, moves, start, tmp):
-    n = gen_moves(st, seq, rules, tmp, 0)
-    for x in range(n):
-        moves[start + x] = tmp[x] & MOVE_MASK
-    return start + n
-
-
-@njit
-def search_init(ws, root, ctx, rules, tt):
-    """Set up level 0 from root.  Returns the status.
-
-    ``best`` (int64, at least 2 + the stack's depth): the most cards the search has had
-    on the foundations (the centre with its base Ace, and the king piles), best[0], and
-    the moves (as the searcher's ``path`` takes them) to the first position that had
-    them: best[1] moves in best[2:].  The root counts.
-    """
-    rows, moves, lend, lnext, ctr, best, key, eg_visit, eg_stack, egc = ws
-    seq = ctx[0]
-    table, ttctr, touched = tt
-    st = rows[0]
-    for x in range(SLEN):
-        st[x] = root[x]
-    best[0] = np.int64(st[CLEN]) + st[KLEN0] + st[KLEN0 + 1] + st[KLEN0 + 2] + st[KLEN0 + 3]
-    best[1] = 0
-    ctr[C_NODES] = 1
-    ctr[C_DEPTH] = 0
-    if is_won(st, rules):
-        ctr[C_STATUS] = ST_WON
-        return ST_WON
-    scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
-    pack_key(st, seq, rules, key, scratch)
-    tt_insert(table, key, ttctr, touched)
-    lnext[0] = 0
-    lend[0] = _stack_moves(st, seq, rules, moves, 0, np.empty(MOVE_SLOTS, dtype=np.int64))
-    ctr[C_STATUS] = ST_RUNNING
-    return ST_RUNNING
-
-
-@njit
-def search_run(ws, ctx, rules, tt, budget):
-    """Depth-first search with an explicit stack; resumable.
-
-    Runs until won, exhausted (lost), the table or the stack is full, or ``budget`` more
-    nodes were made (paused: call again to continue).  Every entered state is stored in
-    the table and a state already stored is skipped: exact for a reachability question
-    (no depth limit), because whatever a stored state leads to is being or has been
-    searched.  ``best``: see search_init (updated on every entered child that beats it:
-    one comparison per node, a copy of the path at most 103 times).
-    """
-    rows, moves, lend, lnext, ctr, best, key, eg_visit, eg_stack, egc = ws
-    seq = ctx[0]
-    table, ttctr, touched = tt
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    tmp = np.empty(MOVE_SLOTS, dtype=np.int64)
-    scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
-    maxd = rows.shape[0] - 1
-    eg_on = rules[R_ENDGAME] >= 0
-    pool = np.zeros(14, dtype=np.int64)
-    queue = np.zeros(SEQ_MAX, dtype=np.int64)
-    kings = np.zeros(4, dtype=np.int64)
-    d = ctr[C_DEPTH]
-    stop = ctr[C_NODES] + budget
-    while True:
-        if ctr[C_NODES] >= stop:
-            ctr[C_STATUS] = ST_PAUSED
-            break
-        if lnext[d] >= lend[d]:
-            if d == 0:
-                ctr[C_STATUS] = ST_LOST
-                break
-            d -= 1
-            continue
-        m = np.int64(moves[lnext[d]])
-        lnext[d] += 1
-        child = rows[d + 1]
-        parent = rows[d]
-        for x in range(SLEN):
-            child[x] = parent[x]
-        apply_move(child, m, seq, rules, dummy, 0, False)
-        pack_key(child, seq, rules, key, scratch)
-        r = tt_insert(table, key, ttctr, touched)
-        if r < 0:
-            lnext[d] -= 1
-            ctr[C_STATUS] = ST_MEMORY
-            break
-        ctr[C_NODES] += 1
-        if r == 0:
-            continue
-        home = np.int64(child[CLEN]) + child[KLEN0] + child[KLEN0 + 1] + child[KLEN0 + 2] + child[KLEN0 + 3]
-        if home > best[0]:
-            keep_path(best, home, moves, lnext, d)
-        if is_won(child, rules):
-            d += 1
-            ctr[C_STATUS] = ST_WON
-            break
-        if eg_on and rules[R_NSEQ] - child[TURNED] <= rules[R_ENDGAME]:
-            # proven lost by its foundation endgame (endgame.py): nothing to enter
-            if endgame_lost(child, seq, rules, eg_visit, eg_stack, egc, pool, queue, kings):
-                continue
-        if d + 1 >= maxd or lend[d] + MOVE_SLOTS > moves.shape[0]:
-            ctr[C_STATUS] = ST_STACK
-            break
-        d += 1
-        lnext[d] = lend[d - 1]
-        lend[d] = _stack_moves(child, seq, rules, moves, lend[d - 1], tmp)
-    ctr[C_DEPTH] = d
-    return ctr[C_STATUS]
-
-
-@njit
-def expand_line(root, ctx, path, rules, log):
-    """Replay the chosen moves from root, logging every move; returns the count."""
-    seq = ctx[0]
-    st = root.copy()
-    n = 0
-    for x in range(path.shape[0]):
-        n = apply_move(st, path[x], seq, rules, log, n, True)
-    return n
-
-
-@njit
-def successors(root, ctx, rules, out):
-    """All children of root by one move: rows of out; returns the count."""
-    seq = ctx[0]
-    moves = np.empty(MOVE_SLOTS, dtype=np.int64)
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    n = gen_moves(root, seq, rules, moves, 0)
-    for x in range(n):
-        for y in range(SLEN):
-            out[x, y] = root[y]
-        apply_move(out[x], moves[x], seq, rules, dummy, 0, False)
-    return n
-
-
-@njit
-def keys_of(rows, ctx, rules, out):
-    seq = ctx[0]
-    scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
-    for x in range(rows.shape[0]):
-        pack_key(rows[x], seq, rules, out[x], scratch)
-
-
-
-
 # ----------------------------------------------------------------- playouts
 # Randomized greedy playouts (solver/engine/playouts.py): from the root, one move after another
 # chosen by gen_moves's score plus a random 0..spread-1, until won, stuck or PLAYOUT_DEPTH
@@ -593,111 +447,83 @@ PLAYOUT_TRANSFERS = 2 * 13
 
 
 @njit
-def _playout_restart(cur, root, pctr, rng):
-    """Back to the root; a new spread (64, 128, 256 or 512), move order (0 or 1) and
-    chance of a uniform move (0, 1/16, 1/8 or 1/4)."""
-    for x in range(SLEN):
-        cur[x] = root[x]
-    pctr[P_DEPTH] = 0
-    pctr[P_PLAYOUTS] += 1
-    pctr[P_SPREAD] = np.int64(64) << rand_below(rng, 4)
-    pctr[P_ORDER] = rand_below(rng, 2)
-    pctr[P_LAST] = -1
-    pctr[P_RUN] = 0
-    pctr[P_EPS] = rand_below(rng, 4)  # 0: no uniform moves; e: a uniform move with chance 2**e / 32
-
-
-@njit
-def playout_init(pw, root, ctx, rules):
-    """Start the playouts at root (the generator seeded by the caller in rng[0]);
-    returns ST_WON if root is won, else ST_RUNNING.  The root counts as a node."""
-    cur, path, best, pctr, rng = pw
-    for x in range(PCTR_LEN):
-        pctr[x] = 0
-    _playout_restart(cur, root, pctr, rng)
-    pctr[P_NODES] = 1
-    best[0] = np.int64(cur[CLEN]) + cur[KLEN0] + cur[KLEN0 + 1] + cur[KLEN0 + 2] + cur[KLEN0 + 3]
-    best[1] = 0
-    pctr[P_STATUS] = ST_WON if is_won(cur, rules) else ST_RUNNING
-    return pctr[P_STATUS]
-
-
-@njit
-def playout_run(pw, root, ctx, rules, budget):
-    """Play ``budget`` more nodes (a move, or a restart from the root, is a node): returns
-    ST_WON (path[:P_DEPTH] is the line) or ST_PAUSED.  Uses gen_moves with the rules
-    given (pruned: only moves to positions of distinct keys) in this playout's order, and
-    takes the move of highest score + rand_below(spread) (a transfer that lets a waiting
-    cell or waste card onto a foundation scores as a play), or with the playout's chance a
-    uniform move; never the move just made undone nor more than PLAYOUT_TRANSFERS
-    transfers in a row."""
-    cur, path, best, pctr, rng = pw
-    seq = ctx[0]
-    r = rules.copy()
+def _playout_pick(cur, seq, r, moves, pctr, rng, d, cap):
+    """A playout's next move from cur (module comment above; -1: none, or ``cap`` moves
+    deep): gen_moves with the rules given (pruned: only moves to positions of distinct
+    keys) in this playout's order, the move of highest score + rand_below(spread) (a
+    transfer that lets a waiting cell or waste card onto a foundation scores as a play),
+    or with the playout's chance a uniform move; never the move just made undone nor more
+    than PLAYOUT_TRANSFERS transfers in a row.  ``r``: the rules, changed here."""
     r[R_NOISE] = 0
-    moves = np.empty(MOVE_SLOTS, dtype=np.int64)
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    cap = min(PLAYOUT_DEPTH, path.shape[0])
-    stop = pctr[P_NODES] + budget
-    while pctr[P_NODES] < stop:
-        d = pctr[P_DEPTH]
-        r[R_ORDER] = pctr[P_ORDER]
-        n = gen_moves(cur, seq, r, moves, 0) if d < cap else 0
-        pick = -1
-        top = np.int64(-1)
-        last = pctr[P_LAST]
-        avail = 0  # ranks a foundation could take from a cell or the waste top
-        for i in range(r[R_NCELLS]):
-            c = np.int64(cur[CELL0 + i])
-            if c >= 0:
-                avail |= 1 << (c % 13 + 1)
-        if cur[WLEN] > 0:
-            avail |= 1 << (np.int64(seq[cur[WST0 + cur[WLEN] - 1]]) % 13 + 1)
-        R = r[R_RANKS]
-        uni = pctr[P_EPS] > 0 and rand_below(rng, 32) < (np.int64(1) << pctr[P_EPS])
-        for x in range(n):
-            m = moves[x] & MOVE_MASK
-            src = m & 15
-            dst = (m >> 4) & 15
-            if src >= KING0 and src <= CENTRE:  # a transfer
-                if pctr[P_RUN] >= PLAYOUT_TRANSFERS:
-                    continue
-                if last >= 0 and (last & 15) == dst and ((last >> 4) & 15) == src:
-                    continue  # the last move undone
-                if src == CENTRE:
-                    c = np.int64(cur[CEN0 + cur[CLEN] - 1])
-                else:
-                    c = np.int64(cur[KP0 + 13 * (src - KING0) + cur[KLEN0 + src - KING0] - 1])
-                rc = c % 13 + 1
-                nxt = rc % R + 1 if dst == CENTRE else rc - 1
-                if (avail >> rc) & 1 or (nxt > 0 and (avail >> nxt) & 1):
-                    bonus = 200  # it frees a place for a card that waits
-                else:
-                    bonus = 0
+    r[R_ORDER] = pctr[P_ORDER]
+    n = gen_moves(cur, seq, r, moves, 0) if d < cap else 0
+    pick = -1
+    top = np.int64(-1)
+    last = pctr[P_LAST]
+    avail = 0  # ranks a foundation could take from a cell or the waste top
+    for i in range(r[R_NCELLS]):
+        c = np.int64(cur[CELL0 + i])
+        if c >= 0:
+            avail |= 1 << (c % 13 + 1)
+    if cur[WLEN] > 0:
+        avail |= 1 << (np.int64(seq[cur[WST0 + cur[WLEN] - 1]]) % 13 + 1)
+    R = r[R_RANKS]
+    uni = pctr[P_EPS] > 0 and rand_below(rng, 32) < (np.int64(1) << pctr[P_EPS])
+    for x in range(n):
+        m = moves[x] & MOVE_MASK
+        src = m & 15
+        dst = (m >> 4) & 15
+        if src >= KING0 and src <= CENTRE:  # a transfer
+            if pctr[P_RUN] >= PLAYOUT_TRANSFERS:
+                continue
+            if last >= 0 and (last & 15) == dst and ((last >> 4) & 15) == src:
+                continue  # the last move undone
+            if src == CENTRE:
+                c = np.int64(cur[CEN0 + cur[CLEN] - 1])
+            else:
+                c = np.int64(cur[KP0 + 13 * (src - KING0) + cur[KLEN0 + src - KING0] - 1])
+            rc = c % 13 + 1
+            nxt = rc % R + 1 if dst == CENTRE else rc - 1
+            if (avail >> rc) & 1 or (nxt > 0 and (avail >> nxt) & 1):
+                bonus = 200  # it frees a place for a card that waits
             else:
                 bonus = 0
-            v = rand_below(rng, 1024) if uni else (moves[x] >> 32) + bonus + rand_below(rng, pctr[P_SPREAD])
-            if v > top:
-                top = v
-                pick = m
-        pctr[P_NODES] += 1
-        if pick < 0:  # stuck, or deep enough: again from the root
-            _playout_restart(cur, root, pctr, rng)
-            continue
-        apply_move(cur, pick, seq, r, dummy, 0, False)
-        path[d] = pick
-        pctr[P_DEPTH] = d + 1
-        pctr[P_LAST] = pick
-        src = pick & 15
-        pctr[P_RUN] = pctr[P_RUN] + 1 if (src >= KING0 and src <= CENTRE) else 0
-        home = np.int64(cur[CLEN]) + cur[KLEN0] + cur[KLEN0 + 1] + cur[KLEN0 + 2] + cur[KLEN0 + 3]
-        if home > best[0]:
-            best[0] = home
-            best[1] = d + 1
-            for x in range(d + 1):
-                best[2 + x] = path[x]
-        if is_won(cur, rules):
-            pctr[P_STATUS] = ST_WON
-            return ST_WON
-    pctr[P_STATUS] = ST_PAUSED
-    return ST_PAUSED
+        else:
+            bonus = 0
+        v = rand_below(rng, 1024) if uni else (moves[x] >> 32) + bonus + rand_below(rng, pctr[P_SPREAD])
+        if v > top:
+            top = v
+            pick = m
+    return pick
+
+
+# ----------------------------------------------------------------- the search
+# The DFS (search_init, search_run, expand_line, successors, keys_of) and the playouts'
+# loop (playout_init, playout_run) are engine/loop_template.py's, filled
+# with this game's moves, key and rows.
+LOOP = Loop(
+    ws="rows, moves, lend, lnext, ctr, best, key, eg_visit, eg_stack, egc", ctx="seq = ctx[0]", log_width=3,
+    locals="""
+scratch = np.zeros(NCELLS_MAX + 1, dtype=np.int64)
+eg_on = rules[R_ENDGAME] >= 0
+pool = np.zeros(14, dtype=np.int64)
+queue = np.zeros(SEQ_MAX, dtype=np.int64)
+kings = np.zeros(4, dtype=np.int64)""",
+    apply="apply_move($st, $m, seq, rules, $log, $n, $dolog)",
+    gen="gen_moves($st, seq, rules, $moves, $start)", mask="MOVE_MASK",
+    key="pack_key($st, seq, rules, $key, scratch)",
+    home="home = np.int64($st[CLEN]) + $st[KLEN0] + $st[KLEN0 + 1] + $st[KLEN0 + 2] + $st[KLEN0 + 3]",
+    enter="""
+if eg_on and rules[R_NSEQ] - $st[TURNED] <= rules[R_ENDGAME]:
+    # proven lost by its foundation endgame (endgame.py): nothing to enter
+    if endgame_lost($st, seq, rules, eg_visit, eg_stack, egc, pool, queue, kings):
+        continue""",
+    playouts=True, pick="_playout_pick($st, seq, r, moves, pctr, rng, d, cap)", restart="""
+pctr[P_ORDER] = rand_below(rng, 2)
+pctr[P_LAST] = -1
+pctr[P_RUN] = 0
+pctr[P_EPS] = rand_below(rng, 4)  # 0: no uniform moves; e: a uniform move with chance 2**e / 32""", played="""
+pctr[P_LAST] = pick
+src = pick & 15
+pctr[P_RUN] = pctr[P_RUN] + 1 if (src >= KING0 and src <= CENTRE) else 0""")
+search_init, search_run, expand_line, successors, keys_of, playout_init, playout_run = build(__name__, LOOP)

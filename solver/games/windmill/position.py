@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from ..variants import presets_of
 from ...core.cards import Card
 from ...core.errors import NAME, OptionError
+from ..base import KeyedPosition
 
 PRESETS = presets_of("windmill")  # the default first (variants.VARIANTS)
 ALIASES = ("propeller",)  # the game's other names
@@ -74,8 +75,8 @@ class WindmillRules:
         return {"rules": self.preset}
 
 
-@dataclass
-class WindmillPosition:
+@dataclass(eq=False)
+class WindmillPosition(KeyedPosition):
     """A Windmill table (pysolfc and strict presets).  Piles run bottom to top.
 
     ``stock[-1]`` is the next card turned; ``waste[-1]`` is playable.  ``cells[i]`` is
@@ -111,12 +112,6 @@ class WindmillPosition:
             return tuple(c.index for c in cards)
         return (ix(self.stock), ix(self.waste), tuple(-1 if c is None else c.index for c in self.cells),
                 ix(self.centre), tuple(ix(k) for k in self.kings), self.ranks, self.after_transfer)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, WindmillPosition) and self.key() == other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
 
     def is_won(self) -> bool:
         return len(self.centre) == 4 * self.ranks and all(len(k) == self.ranks for k in self.kings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.kernel_search import KernelSearch, Workspace, perft as kernel_perft, row_keys as kernel_row_keys, \
-    successor_rows as kernel_successor_rows, warm_once
+    successor_rows as kernel_successor_rows, warm_once, warm_playouts_once
 from ...engine.playouts import PlayoutSearch
 from ...engine.search import Restarts, luby
 from . import endgame
@@ -124,20 +124,11 @@ def restarts(position: WindmillPosition, rules: WindmillRules, *, prune: bool = 
     return Restarts(phase, lambda k: unit * luby(k // 2 + 1), join_after=0)
 
 
-_playouts_warmed = False
-
-
 def warm_playouts() -> None:
     """Compile (or load from the cache) the kernel's playouts once per process."""
-    global _playouts_warmed
-    if not _playouts_warmed:
-        _playouts_warmed = True
-        from .deals import windmill_deal
+    from .deals import windmill_deal
 
-        p = WindmillPlayouts(windmill_deal(1, ranks=2, cells=2), WindmillRules(), slot="warm")
-        if p.start() is None:
-            p.run(64)
-        p.line()
+    warm_playouts_once(K, lambda: WindmillPlayouts(windmill_deal(1, ranks=2, cells=2), WindmillRules(), slot="warm"))
 
 
 # ----------------------------------------------------------------- for tests

@@ -80,9 +80,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import njit
-from ...engine.bestpath import keep_path
+from ...engine.loop_template import Loop, build
 from ...engine.order import noise as _noise, noise_base, rand_below
-from ...engine.tt import tt_insert
 
 CELL0 = 0
 SN0 = 8
@@ -412,134 +411,6 @@ def pack_key(st, rules, key):
     key[2] = w2
 
 
-@njit
-def search_init(ws, root, ctx, rules, tt):
-    """Set up level 0 from root.  Returns the status.
-
-    ``best`` (int64, at least 2 + the stack's depth): the most cards the search has had
-    on the foundations (the centre with its base Ace, and the king piles, completed
-    ones included: they are out of play but their cards are home), best[0], and the
-    actions (as the searcher's ``path`` takes them) to the first position that had
-    them: best[1] actions in best[2:].  The root counts.
-    """
-    states, moves, lend, lnext, ctr, best, key = ws
-    talon = ctx[0]
-    table, ttctr, touched = tt
-    for x in range(SLEN):
-        states[0, x] = root[x]
-    st = states[0]
-    best[0] = np.int64(st[CENTRE]) + st[KLEN0] + st[KLEN0 + 1] + st[KLEN0 + 2] + st[KLEN0 + 3]
-    best[1] = 0
-    ctr[C_NODES] = 1
-    ctr[C_DEPTH] = 0
-    if is_won(states[0], rules):
-        ctr[C_STATUS] = ST_WON
-        return ST_WON
-    pack_key(states[0], rules, key)
-    tt_insert(table, key, ttctr, touched)
-    lnext[0] = 0
-    lend[0] = gen_moves(states[0], talon, rules, moves, 0)
-    ctr[C_STATUS] = ST_RUNNING
-    return ST_RUNNING
-
-
-@njit
-def search_run(ws, ctx, rules, tt, budget):
-    """Depth-first search with an explicit stack; resumable.
-
-    Runs until won, exhausted (lost), the table or the stack is full, or ``budget``
-    more nodes were made (paused: call again to continue).  A node is a position made
-    by applying an action, whether or not the table already knows it.  Every entered
-    state is stored in the transposition table and a state already stored is skipped:
-    exact for a reachability question (no depth limit), because whatever the stored
-    state leads to is being or has been searched.  ``best``: see search_init (updated
-    on every entered child that beats it: one comparison per node, a copy of the path
-    at most 103 times).
-    """
-    states, moves, lend, lnext, ctr, best, key = ws
-    talon = ctx[0]
-    table, ttctr, touched = tt
-    dummy = np.zeros((0, 4), dtype=np.int32)
-    maxd = states.shape[0] - 1
-    d = ctr[C_DEPTH]
-    stop = ctr[C_NODES] + budget
-    while True:
-        if ctr[C_NODES] >= stop:
-            ctr[C_STATUS] = ST_PAUSED
-            break
-        if lnext[d] >= lend[d]:
-            if d == 0:
-                ctr[C_STATUS] = ST_LOST
-                break
-            d -= 1
-            continue
-        m = np.int64(moves[lnext[d]])
-        lnext[d] += 1
-        child = states[d + 1]
-        parent = states[d]
-        for x in range(SLEN):
-            child[x] = parent[x]
-        apply_move(child, m, talon, rules, dummy, 0, False)
-        pack_key(child, rules, key)
-        r = tt_insert(table, key, ttctr, touched)
-        if r < 0:
-            lnext[d] -= 1  # retried after the table has grown
-            ctr[C_STATUS] = ST_MEMORY
-            break
-        ctr[C_NODES] += 1
-        if r == 0:
-            continue
-        home = np.int64(child[CENTRE]) + child[KLEN0] + child[KLEN0 + 1] + child[KLEN0 + 2] + child[KLEN0 + 3]
-        if home > best[0]:
-            keep_path(best, home, moves, lnext, d)
-        if is_won(child, rules):
-            d += 1
-            ctr[C_STATUS] = ST_WON
-            break
-        if d + 1 >= maxd or lend[d] + MAX_MOVES_PER_NODE > moves.shape[0]:
-            ctr[C_STATUS] = ST_STACK
-            break
-        d += 1
-        lnext[d] = lend[d - 1]
-        lend[d] = gen_moves(child, talon, rules, moves, lend[d - 1])
-    ctr[C_DEPTH] = d
-    return ctr[C_STATUS]
-
-
-@njit
-def expand_line(root, ctx, path, rules, log):
-    """Replay the chosen actions from root, logging every single move; returns the count."""
-    talon = ctx[0]
-    st = root.copy()
-    n = 0
-    for x in range(path.shape[0]):
-        n = apply_move(st, path[x], talon, rules, log, n, True)
-    return n
-
-
-@njit
-def successors(root, ctx, rules, out):
-    """All children of root by one action: rows of out; returns the count."""
-    talon = ctx[0]
-    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-    dummy = np.zeros((0, 4), dtype=np.int32)
-    n = gen_moves(root, talon, rules, moves, 0)
-    for x in range(n):
-        for y in range(SLEN):
-            out[x, y] = root[y]
-        apply_move(out[x], moves[x], talon, rules, dummy, 0, False)
-    return n
-
-
-@njit
-def keys_of(rows, ctx, rules, out):
-    """The packed key of each state row (for tests)."""
-    for x in range(rows.shape[0]):
-        pack_key(rows[x], rules, out[x])
-
-
-
-
 # ----------------------------------------------------------------- playouts
 # Randomized greedy playouts (solver/engine/playouts.py), as in windmill/kernel.py: from the root,
 # one action after another, the one of highest ordering-3 rank (plays to the centre, then
@@ -557,72 +428,35 @@ PLAYOUT_DEPTH = 2048  # above the longest line (searcher.MAX_DEPTH)
 
 
 @njit
-def _playout_restart(cur, root, pctr, rng):
-    """Back to the root; a new spread (64, 128, 256 or 512) and chance of a uniform
-    action (0, 1/16, 1/8 or 1/4)."""
-    for x in range(SLEN):
-        cur[x] = root[x]
-    pctr[P_DEPTH] = 0
-    pctr[P_PLAYOUTS] += 1
-    pctr[P_SPREAD] = np.int64(64) << rand_below(rng, 4)
-    pctr[P_EPS] = rand_below(rng, 4)
-
-
-@njit
-def playout_init(pw, root, ctx, rules):
-    """Start the playouts at root (the generator seeded by the caller in rng[0]);
-    returns ST_WON if root is won, else ST_RUNNING.  The root counts as a node."""
-    cur, path, best, pctr, rng = pw
-    for x in range(PCTR_LEN):
-        pctr[x] = 0
-    _playout_restart(cur, root, pctr, rng)
-    pctr[P_NODES] = 1
-    best[0] = np.int64(cur[CENTRE]) + cur[KLEN0] + cur[KLEN0 + 1] + cur[KLEN0 + 2] + cur[KLEN0 + 3]
-    best[1] = 0
-    pctr[P_STATUS] = ST_WON if is_won(cur, rules) else ST_RUNNING
-    return pctr[P_STATUS]
-
-
-@njit
-def playout_run(pw, root, ctx, rules, budget):
-    """Play ``budget`` more nodes (an action, or a restart from the root, is a node):
-    returns ST_WON (path[:P_DEPTH] is the line) or ST_PAUSED."""
-    cur, path, best, pctr, rng = pw
-    talon = ctx[0]
-    moves = np.empty(MAX_MOVES_PER_NODE, dtype=np.int64)
-    dummy = np.zeros((0, 4), dtype=np.int32)
-    r = rules.copy()
+def _playout_pick(cur, talon, r, moves, pctr, rng, d, cap):
+    """A playout's next action from cur (module comment above; -1: none, or ``cap``
+    actions deep): the one of highest ordering-3 rank times 100 plus rand_below(spread),
+    or with the playout's chance a uniform one.  ``r``: the rules, changed here."""
     r[R_ORDER] = 0  # generation order: the ranks below do the ordering
     r[R_NOISE] = 0
-    cap = min(PLAYOUT_DEPTH, path.shape[0])
-    stop = pctr[P_NODES] + budget
-    while pctr[P_NODES] < stop:
-        d = pctr[P_DEPTH]
-        n = gen_moves(cur, talon, r, moves, 0) if d < cap else 0
-        uni = pctr[P_EPS] > 0 and rand_below(rng, 32) < (np.int64(1) << pctr[P_EPS])
-        pick = -1
-        top = np.int64(-1)
-        for x in range(n):
-            m = moves[x]
-            v = rand_below(rng, 1024) if uni else _score(m, 3) * 100 + rand_below(rng, pctr[P_SPREAD])
-            if v > top:
-                top = v
-                pick = m
-        pctr[P_NODES] += 1
-        if pick < 0:  # stuck: again from the root
-            _playout_restart(cur, root, pctr, rng)
-            continue
-        apply_move(cur, pick, talon, r, dummy, 0, False)
-        path[d] = pick
-        pctr[P_DEPTH] = d + 1
-        home = np.int64(cur[CENTRE]) + cur[KLEN0] + cur[KLEN0 + 1] + cur[KLEN0 + 2] + cur[KLEN0 + 3]
-        if home > best[0]:
-            best[0] = home
-            best[1] = d + 1
-            for x in range(d + 1):
-                best[2 + x] = path[x]
-        if is_won(cur, rules):
-            pctr[P_STATUS] = ST_WON
-            return ST_WON
-    pctr[P_STATUS] = ST_PAUSED
-    return ST_PAUSED
+    n = gen_moves(cur, talon, r, moves, 0) if d < cap else 0
+    uni = pctr[P_EPS] > 0 and rand_below(rng, 32) < (np.int64(1) << pctr[P_EPS])
+    pick = -1
+    top = np.int64(-1)
+    for x in range(n):
+        m = moves[x]
+        v = rand_below(rng, 1024) if uni else _score(m, 3) * 100 + rand_below(rng, pctr[P_SPREAD])
+        if v > top:
+            top = v
+            pick = m
+    return pick
+
+
+# ----------------------------------------------------------------- the search
+# The DFS (search_init, search_run, expand_line, successors, keys_of) and the playouts'
+# loop (playout_init, playout_run) are engine/loop_template.py's, filled
+# with this game's moves, key and rows.
+LOOP = Loop(
+    ws="rows, moves, lend, lnext, ctr, best, key", ctx="talon = ctx[0]", log_width=4,
+    apply="apply_move($st, $m, talon, rules, $log, $n, $dolog)",
+    gen="gen_moves($st, talon, rules, $moves, $start)", key="pack_key($st, rules, $key)",
+    # completed king piles count: they are out of play but their cards are home
+    home="home = np.int64($st[CENTRE]) + $st[KLEN0] + $st[KLEN0 + 1] + $st[KLEN0 + 2] + $st[KLEN0 + 3]",
+    playouts=True, pick="_playout_pick($st, talon, r, moves, pctr, rng, d, cap)",
+    restart="pctr[P_EPS] = rand_below(rng, 4)  # a uniform action with chance 0, 1/16, 1/8 or 1/4")
+search_init, search_run, expand_line, successors, keys_of, playout_init, playout_run = build(__name__, LOOP)

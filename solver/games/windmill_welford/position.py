@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from collections import Counter
 
 from ...core.cards import Card
+from ..base import KeyedPosition
 
 SAILS = 4
 KING_PILES = 4
@@ -57,8 +58,8 @@ def rank_name(rank: int, ranks: int) -> str:
     return "Queen" if rank == 12 and ranks == 13 else f"rank {rank}"
 
 
-@dataclass
-class WelfordPosition:
+@dataclass(eq=False)
+class WelfordPosition(KeyedPosition):
     sails: list[list[Card]]
     centre: int = 1
     kings: list[list[Card]] = field(default_factory=lambda: [[] for _ in range(KING_PILES)])
@@ -96,12 +97,6 @@ class WelfordPosition:
         return (tuple(tuple(c.rank for c in s) for s in self.sails), self.centre,
                 tuple(sorted(len(k) for k in self.kings)), tuple(c.rank for c in self.stock),
                 tuple(c.rank for c in self.waste), self.pack1, self.redeals, self.ranks, self.refilling)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, WelfordPosition) and self.key() == other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
 
     # ------------------------------------------------------------------ derived facts
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...engine.kernel_search import KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once
+from ...engine.kernel_search import (KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once,
+                                     warm_playouts_once)
 from ...engine.playouts import PlayoutSearch
 from ...engine.resources import tables
 from ...engine.search import Limits, Restarts, drive, luby
@@ -97,20 +98,11 @@ def restarts(position: WelfordPosition, *, prune: bool = True, slot: str = "twin
     return Restarts(phase, lambda k: unit * luby(k // 2 + 1), join_after=0)
 
 
-_playouts_warmed = False
-
-
 def warm_playouts() -> None:
     """Compile (or load from the cache) the kernel's playouts once per process."""
-    global _playouts_warmed
-    if not _playouts_warmed:
-        _playouts_warmed = True
-        from .deals import welford_deal
+    from .deals import welford_deal
 
-        p = WelfordPlayouts(welford_deal(1, ranks=3, sails=2), slot="warm")
-        if p.start() is None:
-            p.run(64)
-        p.line()
+    warm_playouts_once(K, lambda: WelfordPlayouts(welford_deal(1, ranks=3, sails=2), slot="warm"))
 
 
 def successors(position: WelfordPosition, prune: bool = False) -> list[WelfordPosition]:
