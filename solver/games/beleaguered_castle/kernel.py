@@ -61,6 +61,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import njit
+from ...engine.kernel_parts import four_full, log_move as _log, push_move as _push, put_small as _put
 from ...engine.loop_template import Loop, build
 from ...engine.order import noise, noise_base, sort_by_score
 
@@ -95,17 +96,6 @@ CODE0 = 40
 ORDER_BASIC, ORDER_UNBLOCK = 0, 1
 BLOCK_WEIGHT = 500
 MAX_MOVES_PER_NODE = 64  # 8 top cards x (a foundation + 7 other piles)
-
-
-@njit(inline="always")
-def _put(key, off, v):
-    """OR the small value v (< 8 bits wide) into the key at bit offset off."""
-    w = off >> 6
-    sh = off & 63
-    x = np.uint64(v)
-    key[w] |= x << np.uint64(sh)
-    if sh > 56:  # the field may run into the next word
-        key[w + 1] |= x >> np.uint64(64 - sh)
 
 
 @njit
@@ -164,15 +154,6 @@ def is_safe(st, c):
 
 
 @njit
-def _log(log, n, src, dst, card):
-    if n < log.shape[0]:
-        log[n, 0] = src
-        log[n, 1] = dst
-        log[n, 2] = card
-    return n + 1
-
-
-@njit
 def apply_move(st, m, log, n, dolog):
     """Apply move m to st in place; returns the new log length."""
     kind = m & 15
@@ -213,14 +194,7 @@ def play_safe(st, rules, log, n, dolog):
 
 @njit
 def is_won(st, rules):
-    r = rules[R_RANKS]
-    return st[FND0] == r and st[FND0 + 1] == r and st[FND0 + 2] == r and st[FND0 + 3] == r
-
-
-@njit(inline="always")
-def _push(moves, n, m):
-    moves[n] = m
-    return n + 1
+    return four_full(st, FND0, rules[R_RANKS])
 
 
 @njit(inline="always")

@@ -95,6 +95,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import njit
+from ...engine.kernel_parts import log_move as _log, push_move as _push
 from ...engine.loop_template import Loop, build
 from ...engine.order import rand_below, sort_by_score
 
@@ -177,15 +178,6 @@ def pack_key(st, rules, key):
     if st[ACN] > 0 and st[ACOL] == 1:
         w5 |= np.uint64(1) << np.uint64(7)
     key[5] = w5 | (np.uint64(1) << np.uint64(63))
-
-
-@njit
-def _log(log, n, src, dst, card):
-    if n < log.shape[0]:
-        log[n, 0] = src
-        log[n, 1] = dst
-        log[n, 2] = card
-    return n + 1
 
 
 @njit(inline="always")
@@ -300,12 +292,6 @@ def is_won(st, rules):
         if st[LEN0 + i] > 0:
             return False
     return True
-
-
-@njit(inline="always")
-def _push(moves, n, m):
-    moves[n] = m
-    return n + 1
 
 
 @njit
@@ -452,10 +438,7 @@ def _playout_pick(cur, talon, r, moves, pctr, rng, d, cap):
     return pick
 
 
-# ----------------------------------------------------------------- the search
-# The DFS (search_init, search_run, expand_line, successors, keys_of) and the playouts'
-# loop (playout_init, playout_run) are engine/loop_template.py's, filled
-# with this game's moves, key and rows.
+# --- the search: engine/loop_template.py's DFS and playout loops, with this game's moves
 LOOP = Loop(
     ws="ring, ckpt, moves, lend, lnext, ctr, best, key, block", ring=True, packed_best=True,
     ctx="talon = ctx[0]", log_width=3, mask="MOVE_MASK",

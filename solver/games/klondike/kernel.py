@@ -177,6 +177,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import njit
+from ...engine.kernel_parts import four_full, push_move as _push
 from ...engine.loop_template import Loop, build
 from ...engine.order import sort_by_score
 
@@ -457,8 +458,7 @@ def play_safe(st, talon, ntalon, rules, log, n, dolog):
 
 @njit
 def is_won(st, rules):
-    r = rules[R_RANKS]
-    return st[FND0] == r and st[FND0 + 1] == r and st[FND0 + 2] == r and st[FND0 + 3] == r
+    return four_full(st, FND0, rules[R_RANKS])
 
 
 @njit(inline="always")
@@ -477,12 +477,6 @@ def _tops_from(mask, start, ntalon, k):
     if last >= 0:
         tops |= 1 << last
     return tops
-
-
-@njit(inline="always")
-def _push(moves, n, m):
-    moves[n] = m
-    return n + 1
 
 
 @njit

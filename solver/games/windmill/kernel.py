@@ -115,6 +115,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import njit
+from ...engine.kernel_parts import log_move as _log, push_move as _push, put_small as _put
 from ...engine.loop_template import Loop, build
 from ...engine.order import noise, noise_base, rand_below, sort_by_score
 from . import endgame as EG
@@ -153,17 +154,6 @@ KEY_WORDS = 3
 # centre and at most 4 king piles, plus the turn: 71
 MOVE_SLOTS = 72
 MAX_MOVES_PER_NODE = MOVE_SLOTS  # the name kernel_search uses
-
-
-@njit(inline="always")
-def _put(key, off, v):
-    """OR the small value v (< 8 bits wide) into the key at bit offset off."""
-    w = off >> 6
-    sh = off & 63
-    x = np.uint64(v)
-    key[w] |= x << np.uint64(sh)
-    if sh > 56:
-        key[w + 1] |= x >> np.uint64(64 - sh)
 
 
 @njit
@@ -209,15 +199,6 @@ def pack_key(st, seq, rules, key, scratch):
     for k in range(4):
         _put(key, 164 + 4 * k, scratch[k])
     key[2] |= np.uint64(1) << np.uint64(63)
-
-
-@njit
-def _log(log, n, src, dst, card):
-    if n < log.shape[0]:
-        log[n, 0] = src
-        log[n, 1] = dst
-        log[n, 2] = card
-    return n + 1
 
 
 @njit(inline="always")
@@ -309,12 +290,6 @@ def endgame_lost(st, seq, rules, visit, egstack, egc, pool, queue, kings):
     got = EG.solve(np.int64(st[CLEN]), kings, np.int64(st[FLAG]), pool, queue, nq, R, rules[R_STRICT] != 0,
                    visit, egstack, egc, rules[R_EGNODES])
     return got == EG.EG_LOST
-
-
-@njit(inline="always")
-def _push(moves, n, m):
-    moves[n] = m
-    return n + 1
 
 
 @njit
@@ -497,10 +472,7 @@ def _playout_pick(cur, seq, r, moves, pctr, rng, d, cap):
     return pick
 
 
-# ----------------------------------------------------------------- the search
-# The DFS (search_init, search_run, expand_line, successors, keys_of) and the playouts'
-# loop (playout_init, playout_run) are engine/loop_template.py's, filled
-# with this game's moves, key and rows.
+# --- the search: engine/loop_template.py's DFS and playout loops, with this game's moves
 LOOP = Loop(
     ws="rows, moves, lend, lnext, ctr, best, key, eg_visit, eg_stack, egc", ctx="seq = ctx[0]", log_width=3,
     locals="""

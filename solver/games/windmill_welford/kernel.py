@@ -447,10 +447,7 @@ def _playout_pick(cur, talon, r, moves, pctr, rng, d, cap):
     return pick
 
 
-# ----------------------------------------------------------------- the search
-# The DFS (search_init, search_run, expand_line, successors, keys_of) and the playouts'
-# loop (playout_init, playout_run) are engine/loop_template.py's, filled
-# with this game's moves, key and rows.
+# --- the search: engine/loop_template.py's DFS and playout loops, with this game's moves
 LOOP = Loop(
     ws="rows, moves, lend, lnext, ctr, best, key", ctx="talon = ctx[0]", log_width=4,
     apply="apply_move($st, $m, talon, rules, $log, $n, $dolog)",
