@@ -21,7 +21,7 @@ wait4's (microsecond CPU, where /usr/bin/time rounds to 10 ms).  Ours is this ch
 klondike SEED --numbering solvitaire --draw D --timeout CAP --json --line fast``; the
 line is not shortened, since the target is search time); lonelybot is ``lonecli solve
 solvitaire SEED D`` under ``timeout -s INT CAP`` (its first SIGINT ends the search as
-Terminated), as in ../shared/peers/harness.py.  Warm our JIT cache before a run (the
+Terminated), as the peers' harness does (results/klondike-peers.md).  Warm our JIT cache before a run (the
 first solve after an install compiles for 10-20 s).  Figures belong to the run that made
 the rows; this script only measures and summarises.
 """

@@ -263,7 +263,7 @@ def test_concurrent_writers_through_the_store(tmp_path):
 
 
 def test_no_dask_without_a_scheduler():
-    code = ("import sys, solver; from solver import cli; "
+    code = ("import sys, solver; from solver.interfaces import cli; "
             "rows = list(solver.batch('klondike', '1-3', tt_mb=64, workers=1, mode='threads')); "
             "assert len(rows) == 3; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed', 'matplotlib')]; "

@@ -113,5 +113,5 @@ def test_welford_is_served_by_its_own_adapter():
     # its registry key names it too, and it plays no other preset
     assert get_game("windmill-welford") is WindmillWelford and WindmillWelford.make_rules() == rules
     assert api.make_deal("windmill-welford", 1)[1:] == api.make_deal("windmill", 1, rules="welford")[1:]
-    with pytest.raises(ValueError, match="windmill --rules strict"):
+    with pytest.raises(ValueError, match="windmill rules strict"):  # the CLI spells it --rules
         WindmillWelford.make_rules(rules="strict")
