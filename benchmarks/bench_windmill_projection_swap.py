@@ -19,32 +19,12 @@ from itertools import combinations
 from pathlib import Path
 
 from solver.games import reference_search
-from solver.core.cards import Card
 from solver.games.windmill import reference as ref
 from solver.games.windmill.dealfile import position_from_json
 from solver.games.windmill.position import WindmillPosition, WindmillRules
-from solver.games.windmill.projection import DELETION_COUNTEREXAMPLE
+from solver.games.windmill.projection import DELETION_COUNTEREXAMPLE, deletion
 
 PYSOLFC = WindmillRules("pysolfc")
-
-
-def deleted(p: WindmillPosition, keep: tuple[int, ...]) -> WindmillPosition:
-    new = {r: i + 1 for i, r in enumerate(keep)}
-
-    def f(cs):
-        return [Card(new[c.rank], c.suit) for c in cs if c is not None and c.rank in new]
-    q = WindmillPosition(f(p.stock), f(p.waste), [c if c is None else (f([c]) or [None])[0] for c in p.cells],
-                         f(p.centre), [f(k) for k in p.kings], len(keep), False)
-    for i in range(len(q.cells)):
-        if q.cells[i] is None:
-            if not q.waste and q.stock:
-                q.waste.append(q.stock.pop())
-            if q.waste:
-                q.cells[i] = q.waste.pop()
-    if not q.waste and q.stock:
-        q.waste.append(q.stock.pop())
-    q.validate()
-    return q
 
 
 def children(p: WindmillPosition):
@@ -65,7 +45,7 @@ def main() -> None:
     a = ap.parse_args()
     golden = json.loads((Path(__file__).resolve().parents[1] / "tests" / "golden" / "windmill_bruteforce.json").read_text())
     p = position_from_json(DELETION_COUNTEREXAMPLE)
-    q = deleted(p, (1, 3, 4, 5, 6, 7, 8))
+    q = deletion(p, (1, 3, 4, 5, 6, 7, 8))
     print("counterexample: deletion", reference_search.solve_exhaustive(lambda x: ref.successors(x, PYSOLFC), q),
           "deletion+swap", reference_search.solve_exhaustive(children, q))
     for preset in ("pysolfc", "strict"):
@@ -79,7 +59,7 @@ def main() -> None:
             hit = False
             for k in range(p.ranks - 1):
                 for keep in combinations(range(2, p.ranks + 1), k):
-                    v = reference_search.solve_exhaustive(children, deleted(p, (1, *keep)), a.max_states)
+                    v = reference_search.solve_exhaustive(children, deletion(p, (1, *keep)), a.max_states)
                     tally["unknown" if v is None else "won" if v else "lost"] += 1
                     hit |= v is False
             bad += hit and g["won"]

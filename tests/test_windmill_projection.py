@@ -84,22 +84,7 @@ def blank_projection(position, proj) -> str:
 
 def deletion_projection(position, proj) -> str:
     """Unsound on purpose: the dropped cards deleted and the cells refilled from the waste."""
-    new = {r: i + 1 for i, r in enumerate(proj.keep)}
-
-    def f(cs):
-        return [Card(new[c.rank], c.suit) for c in cs if c.rank in new]
-    q = WindmillPosition(f(position.stock), f(position.waste),
-                         [c if c is None else (f([c]) or [None])[0] for c in position.cells],
-                         f(position.centre), [f(k) for k in position.kings], len(proj.keep), False)
-    for i in range(len(q.cells)):
-        if q.cells[i] is None:
-            if not q.waste and q.stock:
-                q.waste.append(q.stock.pop())
-            if q.waste:
-                q.cells[i] = q.waste.pop()
-    if not q.waste and q.stock:
-        q.waste.append(q.stock.pop())
-    return pd.decide(q, WindmillRules(proj.preset)).verdict
+    return pd.decide(P.deletion(position, proj.keep), WindmillRules(proj.preset)).verdict
 
 
 class _NoDiscard(P._BlankSolver):

@@ -1015,20 +1015,8 @@ def pack_class_key(st, rules, key):
     w0 |= np.uint64(mask) << np.uint64(16)
     w0 |= digits << np.uint64(40)
     ptr = st[TPTR]
-    k = rules[R_DRAW]
-    if rules[R_MAXRED] < 0:
-        if k == 1:
-            ptr = 0
-        else:
-            waste = 0
-            total = 0
-            for t in range(24):
-                if (mask >> t) & 1:
-                    total += 1
-                    if t < ptr:
-                        waste += 1
-            if waste % k == 0 or waste == total:
-                ptr = 0
+    if rules[R_MAXRED] < 0 and (rules[R_DRAW] == 1 or _pure_ptr(st, rules)):
+        ptr = 0  # unlimited passes: a pure pointer is keyed as 0 (class key, word 1)
     w1 = np.uint64(ptr) | (np.uint64(st[REDEALS]) << np.uint64(5)) | (np.uint64(st[PEND]) << np.uint64(8))
     key[0] = w0
     key[1] = w1 | (np.uint64(1) << np.uint64(63))

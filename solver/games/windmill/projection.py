@@ -67,6 +67,7 @@ import time
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
+from ...core.cards import Card
 from . import pushdown as pd
 from .position import WindmillPosition, WindmillRules
 
@@ -78,6 +79,30 @@ DELETION_COUNTEREXAMPLE = {
     "stock": ["3D", "5D", "4D"], "waste": ["7D", "6D"], "cells": ["8D", "2D"],
     "centre": [f"{'A2345678'[j % 8]}{'CSHD'[j // 8]}" for j in range(25)],
     "king piles": [[f"{'A2345678'[8 - 1 - j]}{s}" for j in range(8)] for s in "CSHD"], "ranks": 8}
+
+
+def deletion(position: WindmillPosition, keep: tuple[int, ...]) -> WindmillPosition:
+    """The issue's deletion projection, which is NOT sound (see DELETION_COUNTEREXAMPLE):
+    the cards of ranks not in ``keep`` deleted, kept ranks renumbered, the emptied cells
+    refilled from the waste (the stock turned when the waste is empty).  Kept for the
+    counterexample, the tests that catch it and the study of a sound variant."""
+    new = {r: i + 1 for i, r in enumerate(keep)}
+
+    def f(cards):
+        return [Card(new[c.rank], c.suit) for c in cards if c is not None and c.rank in new]
+    q = WindmillPosition(f(position.stock), f(position.waste),
+                         [c if c is None else (f([c]) or [None])[0] for c in position.cells],
+                         f(position.centre), [f(k) for k in position.kings], len(keep), False)
+    for i in range(len(q.cells)):
+        if q.cells[i] is None:
+            if not q.waste and q.stock:
+                q.waste.append(q.stock.pop())
+            if q.waste:
+                q.cells[i] = q.waste.pop()
+    if not q.waste and q.stock:
+        q.waste.append(q.stock.pop())
+    q.validate()
+    return q
 
 
 @dataclass(frozen=True)
