@@ -1,0 +1,88 @@
+"""Klondike's safe-play rule (kernel.is_safe) with worry-back against brute force.
+
+On the reduced-deck games of test_klondike_prunes (whole reachable graphs with exact
+winnability, reference engine, no pruning), at every reachable position with
+worry-back on and every card that can go to its foundation now (pile top or waste
+top) and that is_safe calls safe, the position after playing it must be won exactly
+when the position is won.  The checks must include cards that only the worry-back
+margins (+2/+3) call safe, and a looser rule (+3/+4) must fail the same check somewhere,
+so the check can tell a wrong margin.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from solver.games.klondike import kernel as K
+from solver.games.klondike import reference
+from solver.games.klondike.codec import encode, rules_array
+import test_klondike_prunes
+from test_klondike_prunes import _deal
+
+
+def _within(p, card, opposite: int | None, same: int | None) -> bool:
+    """card is next on its foundation and rank <= each opposite-colour foundation +
+    ``opposite`` and <= the other same-colour foundation + ``same`` (None: no bound)."""
+    if p.foundations[card.suit] != card.rank - 1:
+        return False
+    for s in range(4):
+        if s == card.suit:
+            continue
+        bound = same if (s in (1, 2)) == card.red else opposite
+        if bound is not None and card.rank > p.foundations[s] + bound:
+            return False
+    return True
+
+
+@lru_cache(maxsize=None)
+def checks() -> dict:
+    """Per rule: [positions checked, problems]; 'kernel' is is_safe itself, 'no worry'
+    the cases it calls safe that +1 (the rule without worry-back) does not."""
+    out = {"kernel": [0, []], "worry only": [0, []], "+3/+4": [0, []]}
+    for label, root, rules, positions, won in test_klondike_prunes.games():
+        if not rules.worry_back:
+            continue
+        r = rules_array(rules, root.ranks, len(root.tableau), True)
+        for p in positions:
+            st = None
+            for m in reference.legal_moves(p, rules):
+                if not m.dst.startswith("F") or m.src.startswith("F"):
+                    continue
+                card = p.waste[-1] if m.src == "waste" else p.tableau[int(m.src[1:]) - 1][-1]
+                q = reference.apply_move(p, rules, m)
+                bad = (q in won) != (p in won)
+                if st is None:
+                    st = encode(p, rules)[0]
+                tags = []
+                if K.is_safe(st, card.index, r):
+                    tags.append("kernel")
+                    if not _within(p, card, 1, None):
+                        tags.append("worry only")
+                if _within(p, card, 3, 4):
+                    tags.append("+3/+4")
+                for tag in tags:
+                    out[tag][0] += 1
+                    if bad:
+                        out[tag][1].append(f"{label}: {card} to its foundation turns "
+                                           f"{'won' if p in won else 'lost'} into "
+                                           f"{'won' if q in won else 'lost'}: {_deal(p, rules)}")
+    return out
+
+
+def test_safe_play_keeps_winnability_with_worry_back():
+    checked, problems = checks()["kernel"]
+    assert not problems, f"{len(problems)} of {checked} safe plays change winnability:\n" + "\n".join(problems[:5])
+    assert checked >= 1000, checked
+
+
+def test_worry_back_margins_are_exercised():
+    """Cards that only the +2/+3 margins call safe (the +1 rule would branch on them)."""
+    checked, problems = checks()["worry only"]
+    assert not problems, "\n".join(problems[:5])
+    assert checked >= 100, checked
+
+
+def test_a_looser_rule_is_caught():
+    """The check can fail: +3/+4 plays a card too early somewhere in these graphs."""
+    checked, problems = checks()["+3/+4"]
+    assert problems, f"a +3/+4 rule passed all {checked} checks: the check is too weak"
