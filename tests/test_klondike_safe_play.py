@@ -2,9 +2,10 @@
 
 On the reduced-deck games of test_klondike_prunes (whole reachable graphs with exact
 winnability, reference engine, no pruning), at every reachable position with
-worry-back on and every card that can go to its foundation now (pile top or waste
-top) and that is_safe calls safe, the position after playing it must be won exactly
-when the position is won.  The checks must include cards that only the worry-back
+worry-back on and every card that can go to its foundation now and that is_safe
+calls safe, the position after playing it must be won exactly when the position is
+won.  The cards are those the theorem covers: pile tops, and with draw 1 and unlimited
+passes also the waste top.  The checks must include cards that only the worry-back
 margins (+2/+3) call safe, and a looser rule (+3/+4) must fail the same check somewhere,
 so the check can tell a wrong margin.
 """
@@ -36,17 +37,18 @@ def _within(p, card, opposite: int | None, same: int | None) -> bool:
 
 @lru_cache(maxsize=None)
 def checks() -> dict:
-    """Per rule: [positions checked, problems]; 'kernel' is is_safe itself, 'no worry'
+    """Per rule: [positions checked, problems]; 'kernel' is is_safe itself, 'worry only'
     the cases it calls safe that +1 (the rule without worry-back) does not."""
     out = {"kernel": [0, []], "worry only": [0, []], "+3/+4": [0, []]}
     for label, root, rules, positions, won in test_klondike_prunes.games():
         if not rules.worry_back:
             continue
         r = rules_array(rules, root.ranks, len(root.tableau), True)
+        talon_too = rules.draw == 1 and rules.passes is None
         for p in positions:
             st = None
             for m in reference.legal_moves(p, rules):
-                if not m.dst.startswith("F") or m.src.startswith("F"):
+                if not m.dst.startswith("F") or m.src.startswith("F") or (m.src == "waste" and not talon_too):
                     continue
                 card = p.waste[-1] if m.src == "waste" else p.tableau[int(m.src[1:]) - 1][-1]
                 q = reference.apply_move(p, rules, m)
