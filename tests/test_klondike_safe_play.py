@@ -7,7 +7,8 @@ calls safe, the position after playing it must be won exactly when the position 
 won.  The cards are those the theorem covers: pile tops, and with draw 1 and unlimited
 passes also the waste top.  The checks must include cards that only the worry-back
 margins (+2/+3) call safe, and a looser rule (+3/+4) must fail the same check somewhere,
-so the check can tell a wrong margin.
+so the check can tell a wrong margin.  Those graphs never reach a card that the twin
+bound (+3) alone stops, so a 5-rank deal shows that bound is needed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,11 @@ from functools import lru_cache
 from solver.games.klondike import kernel as K
 from solver.games.klondike import reference
 from solver.games.klondike.codec import encode, rules_array
+from solver.games.klondike.dealfile import position_from_json
+from solver.games.klondike.position import KlondikeRules
+import test_klondike_class_key
 import test_klondike_prunes
+from test_klondike_class_key import graph
 from test_klondike_prunes import _deal
 
 
@@ -88,3 +93,21 @@ def test_a_looser_rule_is_caught():
     """The check can fail: +3/+4 plays a card too early somewhere in these graphs."""
     checked, problems = checks()["+3/+4"]
     assert problems, f"a +3/+4 rule passed all {checked} checks: the check is too weak"
+
+
+def test_the_twin_bound_is_needed(monkeypatch):
+    """The graphs above never reach a card the twin bound (+3) alone stops, so this deal
+    does: 4C with the red foundations at 2 and the Spades empty.  Won by 3H onto 4C, 2S
+    onto 3H, AS up; with 4C up first no black 4 or red 5 can hold a red 3 for 2S, which
+    covers AS (4S is under AS).  So a +2/+4 rule (or none for the twin) loses it."""
+    deal = {"tableau piles": [["5c", "4C"], ["4s", "as", "2S"]],
+            "stock": ["5H", "5D", "4H", "4D", "3D", "5S", "3S"], "waste": ["3H"],
+            "foundations": ["AC", "2C", "3C", "AD", "2D", "AH", "2H"], "ranks": 5}
+    p = position_from_json(deal)
+    rules = KlondikeRules(draw=3, worry_back=True)
+    monkeypatch.setattr(test_klondike_class_key, "MAX_STATES", 10_000)
+    positions, won = graph(p, rules)
+    c = p.tableau[0][-1]
+    q = reference.apply_move(p, rules, reference.Move("T1", "F1", c, 1))
+    assert p in won and q not in won
+    assert _within(p, c, 2, 4) and not K.is_safe(encode(p, rules)[0], c.index, rules_array(rules, 5, 2, True))
