@@ -263,8 +263,8 @@ def is_safe(st, c, rules):
       unlifted: free, each the top of its foundation (nothing in Z above it): worry
       them back, bottom first;
     - any other move (draws, redeals, a single unlifted card onto an unlifted one or up,
-      a non-rooted card worried back onto an unlifted one) is made as it is: its card
-      and target are pile and foundation tops in lift(P_t) too.
+      a non-rooted card worried back onto an unlifted one or an empty pile) is made as
+      it is: its card and target are pile and foundation tops in lift(P_t) too.
     A talon c (draw 1, unlimited passes): lift also takes c out of the talon; draws and
     redeals are skipped, and a waste card that P_t plays is first drawn to the top.
     """
