@@ -230,15 +230,43 @@ def _builds_on(c, under):
 
 @njit
 def is_safe(st, c, rules):
-    """Playing c to its foundation can never lose a won game (forced, no branching).
+    """Playing c, next on its foundation, to it can never lose a won game (forced, no
+    branching), for c a pile top, or a talon card with draw 1 and unlimited passes.
 
-    With worry-back (Solvitaire, Blake & Gent, JAIR 2026): rank <= each opposite-colour
-    foundation + 2 and <= the other same-colour foundation + 3.
     Without worry-back: rank <= each opposite-colour foundation + 1.  Proof: the only
     cards that could ever be built on c are the two opposite-colour cards of rank - 1,
     and both are on foundations for good; so c is only ever a pile top, and a line that
     keeps c can be followed with c already on its foundation (skip c's own moves, move
     runs without it, foundations only get more permissive).
+
+    With worry-back (Solvitaire, Blake & Gent, JAIR 2026): rank r <= each opposite-
+    colour foundation + 2 and <= the other same-colour (twin) foundation + 3.  Proof:
+    let Z be c, the cards below c in its suit, the opposite-colour cards of rank <= r-1
+    and the twin suit's of rank <= r-2.  (i) A card that builds on a Z card is in Z.
+    (ii) By the bounds every Z card but c is on a foundation, except perhaps the top Z
+    card of an opposite or the twin suit (rank r-1, r-2), then next on it: call those
+    free, the rest of Z (c, and Z cards on foundations now) rooted.  Rooted cards are
+    never in the talon (c aside, below), and only Z cards get above them (i).  Take a
+    winning line P_0..P_n from P, and lift(P_t): P_t with each rooted card in the tableau
+    and every card above it moved up (cards so uncovered turned up).  A lifted card is
+    in Z and has below it in its suit only rooted cards (a free card tops its suit in
+    Z), all up or lifted; so lift(P_t)'s foundations are runs from the Ace, and a suit
+    with a lifted card takes next a lifted card and gives back only rooted ones.
+    lift(P_0) is P with c played, lift(P_n) = P_n is won, and lift(P_t) -> lift(P_t+1)
+    by legal moves:
+    - lifted cards moving onto lifted cards or up, any card from a foundation onto a
+      lifted card, a rooted card worried back: none;
+    - unlifted cards put on a lifted card: in Z (i) and not rooted, so free, and next
+      (the cards below them are rooted): play them up, top card first;
+    - a run moving onto an unlifted card or an empty pile: its unlifted lower part moves
+      as in P_t; its cards lifted only by a root below them in the old pile become
+      unlifted: free, each the top of its foundation (nothing in Z above it): worry
+      them back, bottom first;
+    - any other move (draws, redeals, a single unlifted card onto an unlifted one or up,
+      a non-rooted card worried back onto an unlifted one or an empty pile) is made as
+      it is: its card and target are pile and foundation tops in lift(P_t) too.
+    A talon c (draw 1, unlimited passes): lift also takes c out of the talon; draws and
+    redeals are skipped, and a waste card that P_t plays is first drawn to the top.
     """
     r = c % 13 + 1
     s = c // 13
