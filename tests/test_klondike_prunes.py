@@ -96,6 +96,7 @@ class KernelGraph:
         s2[K.TPTR] = sum(t < ptr for t in present)
         for i in range(self.npiles):
             s2[K.P0 + i * K.CAP + st[K.LEN0 + i]:K.P0 + (i + 1) * K.CAP] = 0
+        K.fill_locations(s2)  # stale locations of cards gone from the tableau differ by path
         node = s2.tobytes() + t2.tobytes()
         self.arrays.setdefault(node, (s2, t2, len(present)))
         return node

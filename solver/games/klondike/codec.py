@@ -36,6 +36,7 @@ def encode(position: KlondikePosition, rules: KlondikeRules) -> tuple[np.ndarray
     """Return (state row, talon array, talon length).  Position must be valid."""
     st = piles_to_row(np.zeros(K.SLEN, dtype=np.int32), K, position.tableau)
     st[K.DOWN0:K.DOWN0 + len(position.face_down)] = position.face_down
+    K.fill_locations(st)
     for s in range(4):
         st[K.FND0 + s] = position.foundations[s]
     talon_cards = list(position.waste) + list(reversed(position.stock))
@@ -43,6 +44,9 @@ def encode(position: KlondikePosition, rules: KlondikeRules) -> tuple[np.ndarray
     for t, card in enumerate(talon_cards):
         talon[t] = card.index
     st[K.TMASK] = (1 << len(talon_cards)) - 1
+    st[K.TKINGS] = sum(1 << t for t, card in enumerate(talon_cards) if card.rank == position.ranks)
+    for card in talon_cards:
+        st[K.TCARDS + card.index // 26] |= 1 << card.index % 26
     st[K.TPTR] = len(position.waste)
     # any count >= the redeals allowed means "no more": clamp to fit the 3-bit field
     st[K.REDEALS] = 0 if rules.passes is None else min(position.redeals, rules.max_redeals)

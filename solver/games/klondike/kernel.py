@@ -16,6 +16,11 @@ parent with one move applied, so there is no undo code to get wrong).
     | redeals      | REDEALS        | waste turned over so far (0 if unlimited)       |
     | pending      | PEND           | pile + 1 (class key: card + 1) the next move    |
     |              |                | must build on, 0 = none                         |
+    | locations    | LOC0 + c       | pile * 20 + index where card c was last put in  |
+    |              |                | the tableau; stale once c leaves it (_where)    |
+    | talon Kings  | TKINGS         | bit t set: talon[t] is a King (fixed per deal)  |
+    | talon cards  | TCARDS + w     | bit b of word w set: card 26 * w + b is still   |
+    |              |                | in the talon                                    |
 
 The talon ("stock + waste") is one fixed sequence in draw order, ``talon = waste
 (bottom..top) + stock (top..bottom)``: cards only ever leave it, and turning the waste
@@ -190,7 +195,10 @@ TMASK = 158
 TPTR = 159
 REDEALS = 160
 PEND = 161
-SLEN = 162
+LOC0 = 162
+TKINGS = 214
+TCARDS = 215
+SLEN = 217
 
 # rules array
 R_DRAW, R_MAXRED, R_WORRY, R_RANKS, R_NPILES, R_PRUNE, R_CLASS, R_PRUNES = 0, 1, 2, 3, 4, 5, 6, 7
@@ -270,20 +278,10 @@ def is_safe(st, c, rules):
     """
     r = c % 13 + 1
     s = c // 13
-    red = s == 1 or s == 2
-    worry = rules[R_WORRY] != 0
-    for t in range(4):
-        if t == s:
-            continue
-        f = st[FND0 + t]
-        tred = t == 1 or t == 2
-        if tred == red:
-            if worry and r > f + 3:
-                return False
-        else:
-            if r > f + (2 if worry else 1):
-                return False
-    return True
+    o = 1 if s == 0 or s == 3 else 0  # the opposite colour's suits: o and 3 - o
+    if rules[R_WORRY] == 0:
+        return r <= st[FND0 + o] + 1 and r <= st[FND0 + 3 - o] + 1
+    return r <= st[FND0 + o] + 2 and r <= st[FND0 + 3 - o] + 2 and r <= st[FND0 + 3 - s] + 3
 
 
 @njit(inline="always")
@@ -352,7 +350,9 @@ def _move_run(st, a, b, cnt, log, n, dolog):
     if dolog:
         n = _log(log, n, LOG_MOVE, a, b, st[P0 + a * CAP + start], cnt)
     for j in range(cnt):
-        st[P0 + b * CAP + Lb + j] = st[P0 + a * CAP + start + j]
+        c = st[P0 + a * CAP + start + j]
+        st[P0 + b * CAP + Lb + j] = c
+        st[LOC0 + c] = b * CAP + Lb + j
     st[LEN0 + b] = Lb + cnt
     st[LEN0 + a] = start
     return n
@@ -405,6 +405,7 @@ def _apply_one(st, m, talon, ntalon, rules, log, n, dolog):
             if n < 0:
                 return -1
         c = talon[a]
+        st[TCARDS + c // 26] &= ~(1 << (c % 26))
         mask = st[TMASK] & ~(1 << a)
         st[TMASK] = mask
         st[TPTR] = _norm_ptr(mask, a)
@@ -417,6 +418,7 @@ def _apply_one(st, m, talon, ntalon, rules, log, n, dolog):
         else:
             L = st[LEN0 + b]
             st[P0 + b * CAP + L] = c
+            st[LOC0 + c] = b * CAP + L
             st[LEN0 + b] = L + 1
             if rules[R_PRUNE] != 0 and rules[R_DRAW] == 1 and rules[R_MAXRED] < 0:
                 st[PEND] = c + 1 if rules[R_CLASS] != 0 else b + 1
@@ -442,6 +444,7 @@ def _apply_one(st, m, talon, ntalon, rules, log, n, dolog):
         st[FND0 + a] = f - 1
         L = st[LEN0 + b]
         st[P0 + b * CAP + L] = c
+        st[LOC0 + c] = b * CAP + L
         st[LEN0 + b] = L + 1
         if dolog:
             n = _log(log, n, LOG_MOVE, LOC_FND + a, b, c, 1)
@@ -492,19 +495,40 @@ def is_won(st, rules):
 @njit(inline="always")
 def _tops_from(mask, start, ntalon, k):
     """Talon indices that draws of k from ``start`` leave on the waste top (a bitmask):
-    every k-th card still there, and the last one."""
-    tops = 0
+    every k-th card still there, and the last one.  Walks the set bits only."""
+    rest = np.int64(mask) & ~((np.int64(1) << start) - 1)
+    if k == 1:
+        return rest
+    tops = np.int64(0)
+    low = np.int64(0)
     cnt = 0
-    last = -1
-    for t in range(start, ntalon):
-        if (mask >> t) & 1:
-            cnt += 1
-            last = t
-            if cnt % k == 0:
-                tops |= 1 << t
-    if last >= 0:
-        tops |= 1 << last
-    return tops
+    while rest != 0:
+        low = rest & -rest
+        rest ^= low
+        cnt += 1
+        if cnt == k:
+            tops |= low
+            cnt = 0
+    return tops | low
+
+
+@njit(inline="always")
+def _popcount(x):
+    """Set bits of x (x < 2**32)."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                     31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
+
+
+@njit(inline="always")
+def _bit_index(low):
+    """t for low = 2**t, t < 32 (de Bruijn multiplication)."""
+    return DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
 @njit
@@ -733,23 +757,44 @@ def _twin(c):
 
 
 @njit
+def fill_locations(st):
+    """Write the location field of every card in the tableau (a row made from piles)."""
+    for c in range(52):
+        st[LOC0 + c] = 0
+    for i in range(7):
+        for j in range(st[LEN0 + i]):
+            st[LOC0 + st[P0 + i * CAP + j]] = i * CAP + j
+
+
+@njit(inline="always")
+def _where(st, c):
+    """pile * CAP + index of card c if it is in the tableau, else -1: its location field,
+    checked (the field is stale once c has left the tableau, and 0 if it never was there;
+    a slot below its pile's length holding c proves c is there, as every card is in one place)."""
+    loc = st[LOC0 + c]
+    i = loc // CAP
+    if loc - i * CAP < st[LEN0 + i] and st[P0 + loc] == c:
+        return loc
+    return -1
+
+
+@njit(inline="always")
 def _find_up(st, c, npiles):
     """pile * CAP + index of face-up card c in the tableau, or -1."""
-    for i in range(npiles):
-        for j in range(st[DOWN0 + i], st[LEN0 + i]):
-            if st[P0 + i * CAP + j] == c:
-                return i * CAP + j
-    return -1
+    loc = _where(st, c)
+    if loc >= 0 and loc - (loc // CAP) * CAP < st[DOWN0 + loc // CAP]:
+        return -1
+    return loc
 
 
 @njit(inline="always")
 def _top_pile(st, c, npiles):
     """The pile whose top card is c, or -1."""
-    for i in range(npiles):
-        L = st[LEN0 + i]
-        if L > 0 and st[P0 + i * CAP + L - 1] == c:
-            return i
-    return -1
+    loc = _where(st, c)
+    if loc < 0:
+        return -1
+    i = loc // CAP
+    return i if loc - i * CAP == st[LEN0 + i] - 1 else -1
 
 
 @njit
@@ -790,7 +835,7 @@ def play_safe_class(st, talon, ntalon, rules, log, n, dolog):
                         m = K_SWAP_FND | (i << 4) | (b << 12) | ((L - 1 - j) << 16)
                         n = apply_move(st, np.int64(m), talon, ntalon, rules, log, n, dolog)
                         changed = True
-            elif talon_too:
+            elif talon_too and (st[TCARDS + c // 26] >> (c % 26)) & 1:
                 mask = st[TMASK]
                 for t in range(ntalon):
                     if (mask >> t) & 1 and talon[t] == c:
@@ -811,15 +856,9 @@ def play_safe_class(st, talon, ntalon, rules, log, n, dolog):
 @njit(inline="always")
 def _pure_ptr(st, rules):
     """The waste holds the whole talon, or (unlimited passes) a multiple of the draw."""
-    mask = st[TMASK]
-    ptr = st[TPTR]
-    waste = 0
-    total = 0
-    for t in range(24):
-        if (mask >> t) & 1:
-            total += 1
-            if t < ptr:
-                waste += 1
+    mask = np.int64(st[TMASK])
+    total = _popcount(mask)
+    waste = _popcount(mask & ((np.int64(1) << st[TPTR]) - 1))
     return waste == total or (rules[R_MAXRED] < 0 and waste % rules[R_DRAW] == 0)
 
 
@@ -864,26 +903,41 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
     if st[PEND] > 0:
         pend = _top_pile(st, st[PEND] - 1, npiles)
     n = n0
+    empty = -1  # the first empty pile
+    tops = np.int64(0)  # the pile tops as a card mask
+    king_ready = False  # a King could enter an empty pile now
+    for i in range(npiles):
+        d = st[DOWN0 + i]
+        L = st[LEN0 + i]
+        if L > 0:
+            tops |= np.int64(1) << st[P0 + i * CAP + L - 1]
+            if d > 0 and st[P0 + i * CAP + d] % 13 + 1 == ranks:
+                king_ready = True
+        elif empty < 0:
+            empty = i
     # 1. foundation plays from the tableau
     for s in range(4):
         f = st[FND0 + s]
         if f >= ranks:
             continue
         c = s * 13 + f
+        if (tops >> c) & 1:
+            if pend < 0:
+                i = st[LOC0 + c] // CAP
+                score = 1000 + 10 * st[DOWN0 + i]
+                n = _push(moves, n, (np.int64(score) << 32) | K_TAB_FND | (i << 4))
+            continue
+        if not (tops >> _twin(c)) & 1:
+            continue
         loc = _find_up(st, c, npiles)
         if loc < 0:
             continue
         i = loc // CAP
         j = loc - i * CAP
-        L = st[LEN0 + i]
-        if j == L - 1:
-            if pend < 0:
-                score = 1000 + 10 * st[DOWN0 + i]
-                n = _push(moves, n, (np.int64(score) << 32) | K_TAB_FND | (i << 4))
-        else:
-            b = _top_pile(st, _twin(c), npiles)
-            if b >= 0 and (pend < 0 or b == pend):
-                n = _push(moves, n, (np.int64(900) << 32) | K_SWAP_FND | (i << 4) | (b << 12) | ((L - 1 - j) << 16))
+        b = st[LOC0 + _twin(c)] // CAP
+        if pend < 0 or b == pend:
+            n = _push(moves, n, (np.int64(900) << 32) | K_SWAP_FND | (i << 4) | (b << 12)
+                      | ((st[LEN0 + i] - 1 - j) << 16))
     # talon cards reachable as the waste top (stock macro-moves)
     reached = 0
     again = 0
@@ -900,21 +954,12 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
         if rules[R_PRUNES] & P_NO_TURN and not _pure_ptr(st, rules) and _last_safe(st, talon, rules) >= 0:
             again = 0  # T5b
     kingmac = rules[R_PRUNES] & P_KINGMAC != 0
-    king_ready = False
-    for t in range(ntalon):
-        if (reached | again) & (1 << t) and talon[t] % 13 + 1 == ranks:
-            king_ready = True
+    if (reached | again) & st[TKINGS] != 0:
+        king_ready = True
     if rules[R_WORRY] != 0:
         for s_ in range(4):
             if st[FND0 + s_] == ranks:
                 king_ready = True
-    empty = -1
-    for i in range(npiles):
-        d = st[DOWN0 + i]
-        if d > 0 and st[P0 + i * CAP + d] % 13 + 1 == ranks:
-            king_ready = True
-        if empty < 0 and st[LEN0 + i] == 0:
-            empty = i
     # 2. reveals: locked cards with their runs
     for i in range(npiles):
         L = st[LEN0 + i]
@@ -929,14 +974,8 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
         if king:
             if pend < 0:
                 dest = empty
-        else:
-            for j in range(npiles):
-                if j == i or (pend >= 0 and j != pend):
-                    continue
-                Lj = st[LEN0 + j]
-                if Lj > 0 and _builds_on(x, st[P0 + j * CAP + Lj - 1]):
-                    dest = j
-                    break
+        else:  # x's own pile holds only its run, of lower ranks: never its pair above
+            dest = _build_dest(st, x, pend, tops)
         if dest < 0:
             continue
         if d == 0 and kingmac:
@@ -945,23 +984,24 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
         score = 800 + 10 * d if d > 0 else 300
         n = _push(moves, n, (np.int64(score) << 32) | K_TAB_TAB | (i << 4) | (dest << 12) | ((L - d) << 16))
     # 3. talon cards
-    if mask != 0:
-        for t in range(ntalon):
-            bit = 1 << t
-            if (reached | again) & bit:
-                flag = np.int64(1 << 24) if again & bit else np.int64(0)
-                c = talon[t]
-                dist = t - ptr if t >= ptr else t + ntalon
-                if st[FND0 + c // 13] == c % 13 and pend < 0:
-                    score = 700 - dist
-                    n = _push(moves, n, (np.int64(score) << 32) | flag | K_TALON_FND | (t << 4))
-                if (rules[R_PRUNES] & P_NO_SAFE_TO_PILE and pend < 0 and st[FND0 + c // 13] == c % 13
-                        and is_safe(st, c, rules)):
-                    continue  # its foundation play (listed above) gives the same child
-                dest = _dest(st, c, npiles, ranks, pend, empty)
-                if dest >= 0:
-                    score = 600 - dist
-                    n = _push(moves, n, (np.int64(score) << 32) | flag | K_TALON_TAB | (t << 4) | (dest << 12))
+    todo = reached | again  # walked bit by bit, lowest talon index first
+    while todo != 0:
+        bit = todo & -todo
+        todo ^= bit
+        t = _bit_index(bit)
+        flag = np.int64(1 << 24) if again & bit else np.int64(0)
+        c = talon[t]
+        dist = t - ptr if t >= ptr else t + ntalon
+        if st[FND0 + c // 13] == c % 13 and pend < 0:
+            score = 700 - dist
+            n = _push(moves, n, (np.int64(score) << 32) | flag | K_TALON_FND | (t << 4))
+        if (rules[R_PRUNES] & P_NO_SAFE_TO_PILE and pend < 0 and st[FND0 + c // 13] == c % 13
+                and is_safe(st, c, rules)):
+            continue  # its foundation play (listed above) gives the same child
+        dest = _dest(st, c, ranks, pend, empty, tops)
+        if dest >= 0:
+            score = 600 - dist
+            n = _push(moves, n, (np.int64(score) << 32) | flag | K_TALON_TAB | (t << 4) | (dest << 12))
     # 4. worry-back: foundation tops to piles
     if rules[R_WORRY] != 0:
         for s in range(4):
@@ -974,7 +1014,7 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
             st[FND0 + s] = f
             if safe:
                 continue
-            dest = _dest(st, c, npiles, ranks, pend, empty)
+            dest = _dest(st, c, ranks, pend, empty, tops)
             if dest >= 0:
                 n = _push(moves, n, (np.int64(50) << 32) | K_FND_TAB | (s << 4) | (dest << 12))
     sort_by_score(moves, n0, n)  # best first
@@ -989,10 +1029,13 @@ def _push_kings(st, talon, ntalon, rules, moves, n, i, dest, reach, again):
     each King lying on face-down cards in another pile (with its run)."""
     ranks = rules[R_RANKS]
     base = K_EMPTY_KING | (i << 4) | (dest << 12)
-    for t in range(ntalon):
-        if reach & (1 << t) and talon[t] % 13 + 1 == ranks:
-            flag = np.int64(1 << 24) if again & (1 << t) else np.int64(0)
-            n = _push(moves, n, (np.int64(300) << 32) | flag | base | (t << 16) | (KING_TALON << 25))
+    todo = reach & st[TKINGS]
+    while todo != 0:
+        bit = todo & -todo
+        todo ^= bit
+        t = _bit_index(bit)
+        flag = np.int64(1 << 24) if again & bit else np.int64(0)
+        n = _push(moves, n, (np.int64(300) << 32) | flag | base | (t << 16) | (KING_TALON << 25))
     if rules[R_WORRY] != 0:
         for s in range(4):
             if st[FND0 + s] == ranks:
@@ -1005,19 +1048,49 @@ def _push_kings(st, talon, ntalon, rules, moves, n, i, dest, reach, again):
 
 
 @njit(inline="always")
-def _dest(st, c, npiles, ranks, pend, empty):
+def _dest(st, c, ranks, pend, empty, tops):
     """The one pile a single card c (from the talon or a foundation) is put on: the
     pending pile, else the first whose top it builds on, else (a King) the first empty
-    one; -1 if none."""
+    one; -1 if none.  ``tops``: the pile tops as a card mask."""
     if c % 13 + 1 == ranks:
         return empty if pend < 0 else -1
-    for j in range(npiles):
-        if pend >= 0 and j != pend:
-            continue
-        Lj = st[LEN0 + j]
-        if Lj > 0 and _builds_on(c, st[P0 + j * CAP + Lj - 1]):
-            return j
-    return -1
+    return _build_dest(st, c, pend, tops)
+
+
+def _pair_above_masks() -> np.ndarray:
+    """PAIR_ABOVE[c]: the cards c builds on (the next rank, the other colour) as a card mask."""
+    out = np.zeros(52, dtype=np.int64)
+    for c in range(52):
+        if c % 13 < 12:
+            other = (0, 3) if c // 13 in (1, 2) else (1, 2)
+            for s in other:
+                out[c] |= 1 << (13 * s + c % 13 + 1)
+    return out
+
+
+PAIR_ABOVE = _pair_above_masks()
+
+
+@njit(inline="always")
+def _build_dest(st, c, pend, tops):
+    """The first pile (the pending one, if any) whose top card c (no King) builds on, or -1:
+    the piles topped by one of c's pair above, found in ``tops`` and through their locations."""
+    if tops & PAIR_ABOVE[c] == 0:
+        return -1
+    up = c % 13 + 1
+    s = c // 13
+    first = 0 if s == 1 or s == 2 else 1  # a suit of the other colour: C, S black; D, H red
+    a = -1
+    if (tops >> (13 * first + up)) & 1:
+        a = st[LOC0 + 13 * first + up] // CAP
+    b = -1
+    if (tops >> (13 * (3 - first) + up)) & 1:
+        b = st[LOC0 + 13 * (3 - first) + up] // CAP
+    if pend >= 0:
+        return pend if a == pend or b == pend else -1
+    if a < 0 or (b >= 0 and b < a):
+        return b
+    return a
 
 
 @njit
