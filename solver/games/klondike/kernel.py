@@ -294,13 +294,17 @@ def _turn(st, i):
 
 @njit(inline="always")
 def _norm_ptr(mask, q):
-    """Talon pointer after the waste top at index q left: next remaining card below it."""
-    j = q - 1
-    while j >= 0:
-        if (mask >> j) & 1:
-            return j + 1
-        j -= 1
-    return 0
+    """Talon pointer after the waste top at index q left: next remaining card below it
+    (its highest set bit below q, found by smearing the bits down), + 1; 0 if none."""
+    x = np.int64(mask) & ((np.int64(1) << q) - 1)
+    if x == 0:
+        return 0
+    x |= x >> 1
+    x |= x >> 2
+    x |= x >> 4
+    x |= x >> 8
+    x |= x >> 16
+    return _bit_index(x ^ (x >> 1)) + 1
 
 
 @njit
