@@ -11,7 +11,9 @@ Per-deal results are appended as they finish to a JSONL file (default results/ru
 committed beside the report: a row per seed with verdict, nodes, time, peak memory and
 best progress (the most cards the search had on the foundations; older rows lack it),
 so a researcher can compare seed by seed, and a run interrupted by the end of a session
-resumes on another machine); ``--report-only`` writes the report from whatever prefix
+resumes on another machine).  Seeds above 5,000 go to one file per 5,000 seeds
+(``<name>-seeds5001-10000.jsonl``), so that no file outgrows the 2 MB the repository takes.
+``--report-only`` writes the report from whatever prefix
 of the seeds is done.  Several processes may work on chunks of one seed range at once
 (each appends whole lines to the same file).
 
@@ -76,13 +78,34 @@ def parse_options(pairs: list[str]) -> dict:
     return out
 
 
+SHARD_SEEDS = 5000  # rows of seeds above this go to one file per 5,000 seeds (each well under 2 MB)
+
+
+def shard_of(log: Path, seed: int) -> Path:
+    """The file that holds seed's row: ``log`` for seeds up to SHARD_SEEDS, else
+    ``<log stem>-seeds<a>-<b>.jsonl`` for the block of SHARD_SEEDS seeds holding it."""
+    if seed <= SHARD_SEEDS:
+        return log
+    k = (seed - 1) // SHARD_SEEDS
+    return log.with_name(f"{log.stem}-seeds{k * SHARD_SEEDS + 1}-{(k + 1) * SHARD_SEEDS}.jsonl")
+
+
+def shards(log: Path) -> list[Path]:
+    """``log`` and its seed-block files, lowest seeds first."""
+    blocks = sorted(log.parent.glob(f"{log.stem}-seeds*-*.jsonl"),
+                    key=lambda p: int(p.stem[len(log.stem) + 6:].split("-")[0]))
+    return [log, *blocks]
+
+
 def load(log: Path) -> dict[int, dict]:
+    """Every row of a run (its seed-block files too); a later row of a seed replaces an earlier one."""
     done = {}
-    if log.exists():
-        for line in log.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                done[row["seed"]] = row
+    for path in shards(log):
+        if path.exists():
+            for line in path.read_text().splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    done[row["seed"]] = row
     return done
 
 
@@ -107,7 +130,8 @@ def run(game: str, options: dict, numbering: str, seeds: list[int], cap: float, 
         return rows
     # one untimed solve first, so numba's compile or cache load is not charged to a deal
     solver.solve(game, seeds[0], numbering=numbering, max_nodes=1000, tt_mb=64, **options)
-    with log.open("a") as out:
+    files: dict[Path, object] = {}
+    try:
         for seed in seeds:
             if seed in done:
                 continue
@@ -119,10 +143,16 @@ def run(game: str, options: dict, numbering: str, seeds: list[int], cap: float, 
                    "best_progress": None if r.best_progress is None else r.best_progress.to_json(),
                    "counters": r.counters}
             done[seed] = row
-            out.write(json.dumps(row) + "\n")
-            out.flush()
+            path = shard_of(log, seed)
+            if path not in files:
+                files[path] = path.open("a")
+            files[path].write(json.dumps(row) + "\n")
+            files[path].flush()
             print(f"seed {seed}: {r.verdict} {r.reason or ''} {r.nodes} nodes {r.seconds:.3f} s",
                   file=sys.stderr, flush=True)
+    finally:
+        for out in files.values():
+            out.close()
     return [done[s] for s in seeds]
 
 

@@ -161,3 +161,30 @@ def test_busy_process_list_drops_machine_folders():
     assert report.without_paths(line) == ("45.1 .../python .venv/bin/pytest -q; "
                                           "27.5 python .../hunt.py --out .../B2")
     assert report.without_paths(f"python {ROOT}/benchmarks/bench_bc.py") == "python benchmarks/bench_bc.py"
+
+
+def test_rows_above_5000_go_to_seed_block_files_and_load_back(tmp_path, monkeypatch):
+    """A 20,000-deal run writes seed-block files (each small enough to commit) and reads
+    them all back: a resumed run solves only the seeds without a row."""
+    bench = _load("bench_game")
+    solved = []
+
+    def solve(game, seed, **kwargs):
+        if "timeout" in kwargs:  # not the untimed warm-up solve
+            solved.append(seed)
+        return SimpleNamespace(verdict="lost", reason=None, nodes=1, stored_states=1, seconds=0.0, moves=[],
+                               moves_found=0, verified=False, proof=None, best_progress=None, counters={})
+    monkeypatch.setattr(solver, "solve", solve)
+    log = tmp_path / "runs" / "klondike-1-solvitaire-cap5.jsonl"
+    log.parent.mkdir()
+    seeds = [4999, 5000, 5001, 12345]
+    bench.run("klondike", {}, "solvitaire", seeds, 5, 64, log, report_only=False)
+    assert solved == seeds
+    assert sorted(p.name for p in log.parent.iterdir()) == [
+        "klondike-1-solvitaire-cap5-seeds10001-15000.jsonl", "klondike-1-solvitaire-cap5-seeds5001-10000.jsonl",
+        "klondike-1-solvitaire-cap5.jsonl"]
+    assert [json.loads(x)["seed"] for x in log.read_text().splitlines()] == [4999, 5000]
+    assert sorted(bench.load(log)) == seeds
+    solved.clear()
+    bench.run("klondike", {}, "solvitaire", seeds + [20000], 5, 64, log, report_only=False)
+    assert solved == [20000]
