@@ -12,12 +12,10 @@ already used) and
 must hold (the reference is an exhaustive search over every atomic move, no pruning, no
 macro-moves); every win must replay in the reference engine (``verified``).  The same
 deals are also searched by the kernel with its pruning switched off, which separates a
-pruning bug from a move-generation or table bug.  A coverage test makes sure the deals
-are big enough that each prune (safe foundation plays, the partial-run rule, the
-empty-pile symmetry rule, emptying a pile only when a King could use it, never worrying
-back a safe card) really fires.  (The draw-1 rule that a talon card put on the tableau
-must at once be built on lives in the search state only; draw 1 with unlimited passes
-gets extra deals for it.)
+pruning bug from a move-generation or table bug.  (That each of the search's reductions
+fires is shown class by class in test_klondike_class_key and test_klondike_prunes.  The
+draw-1 rule that a talon card put on the tableau must at once be built on lives in the
+search state only; draw 1 with unlimited passes gets extra deals for it.)
 
 On failure the deal is printed as a deal-file JSON with the command that reproduces it.
 """
@@ -36,7 +34,7 @@ from solver.core.cards import full_deck
 from solver.games.klondike import reference
 from solver.games.klondike.dealfile import position_to_json
 from solver.games.klondike.position import KlondikePosition, KlondikeRules
-from solver.games.klondike.searcher import KlondikeSearch, successors
+from solver.games.klondike.searcher import KlondikeSearch
 from solver.engine.search import Limits, drive
 from solver.engine.resources import tables
 
@@ -193,71 +191,3 @@ def test_unpruned_kernel_lines_replay():
     if failures:
         pytest.fail(f"{len(failures)} of {wins} unpruned winning lines do not replay:\n" + "\n".join(failures[:5]),
                     pytrace=False)
-
-
-def _safe_play_available(p: KlondikePosition, rules: KlondikeRules) -> bool:
-    """A pile top that goes to its foundation and is safe by the rules.md bounds."""
-    for pile in p.tableau:
-        if not pile:
-            continue
-        c = pile[-1]
-        if p.foundations[c.suit] != c.rank - 1:
-            continue
-        ok = True
-        for s in range(4):
-            if s == c.suit:
-                continue
-            same = (s in (1, 2)) == c.red
-            bound = (3 if same else 2) if rules.worry_back else (None if same else 1)
-            if bound is not None and c.rank > p.foundations[s] + bound:
-                ok = False
-        if ok:
-            return True
-    return False
-
-
-def _classify(parent: KlondikePosition, child: KlondikePosition) -> str:
-    """Which prune removed this (unpruned) kernel successor."""
-    if sum(child.foundations) < sum(parent.foundations):
-        return "safe card not worried back"
-    src = [i for i in range(len(parent.tableau)) if len(child.tableau[i]) < len(parent.tableau[i])]
-    dst = [i for i in range(len(parent.tableau)) if len(child.tableau[i]) > len(parent.tableau[i])]
-    if len(src) == 1 and len(dst) == 1:
-        i, j = src[0], dst[0]
-        if not child.tableau[i] and parent.face_down[i] == 0:
-            return "whole pile into an empty pile" if not parent.tableau[j] else "whole pile onto a pile, no King ready"
-        if len(parent.tableau[i]) - len(child.tableau[i]) < len(parent.tableau[i]) - parent.face_down[i]:
-            return "partial run"
-    return "unexplained"
-
-
-def test_pruning_fires_on_these_deals():
-    """Walk each deal a little; the exact-key kernel's (``class_key=False``) pruned
-    successors must be a subset of the unpruned ones, every removal must be one of the
-    documented prunes, and each prune must occur.  (The class kernel's successor sets
-    are checked class by class in test_klondike_class_key.)"""
-    rng = random.Random("klondike-bruteforce-coverage")
-    seen = Counter()
-    problems = []
-    for label, position, rules, _ in deals():
-        p = position
-        for _ in range(12):
-            full = set(successors(p, rules, prune=False))
-            pruned = set(successors(p, rules, prune=True, class_key=False))
-            if not pruned <= full:
-                problems.append(f"{label}: pruned successors not in the unpruned set at {json.dumps(position_to_json(p))}")
-            for child in full - pruned:
-                kind = _classify(p, child)
-                seen[kind] += 1
-                if kind == "unexplained":
-                    problems.append(f"{label}: unexplained prune {json.dumps(position_to_json(p))} -> "
-                                    f"{json.dumps(position_to_json(child))}")
-            seen["safe foundation play"] += _safe_play_available(p, rules)
-            moves = reference.legal_moves(p, rules)
-            if not moves or p.is_won():
-                break
-            p = reference.apply_move(p, rules, rng.choice(moves))
-    assert not problems, "\n".join(problems[:10])
-    for kind in ("safe foundation play", "partial run", "whole pile into an empty pile",
-                 "whole pile onto a pile, no King ready", "safe card not worried back"):
-        assert seen[kind] >= 5, f"prune {kind!r} hardly occurs: {dict(seen)}"

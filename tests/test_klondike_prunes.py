@@ -77,8 +77,8 @@ class KernelGraph:
 
     def __init__(self, rules: KlondikeRules, ranks: int, npiles: int, prunes: int):
         self.rules = rules
-        self.r = rules_array(rules, ranks, npiles, True, True, prunes)
-        self.base = rules_array(rules, ranks, npiles, True, True, 0)
+        self.r = rules_array(rules, ranks, npiles, True, prunes)
+        self.base = rules_array(rules, ranks, npiles, True, 0)
         self.npiles = npiles
         self.kids: dict[bytes, list[bytes]] = {}
         self.arrays: dict[bytes, tuple] = {}

@@ -15,11 +15,10 @@ _CARDS = tuple(Card.from_index(i) for i in range(52))  # decode makes many cards
 FOUNDATION_NAMES = [f"F{s + 1}" for s in range(4)]
 
 
-def rules_array(rules: KlondikeRules, ranks: int, npiles: int, prune: bool, class_key: bool = True,
-                prunes: int = K.P_ALL) -> np.ndarray:
-    """The kernel's rules array; ``class_key`` (used only with ``prune``) selects the class
-    key and its moves (kernel doc), else the exact key with the older move set; ``prunes``
-    (class key only): which of the step-2 prunes (K.P_*) are on."""
+def rules_array(rules: KlondikeRules, ranks: int, npiles: int, prune: bool, prunes: int = K.P_ALL) -> np.ndarray:
+    """The kernel's rules array: ``prune`` (the search) selects the class key, its moves and
+    its safe plays (kernel doc), else every legal move and the exact key; ``prunes`` (with
+    ``prune``): which of the step-2 prunes (K.P_*) are on."""
     r = np.zeros(K.RULES_LEN, dtype=np.int64)
     r[K.R_DRAW] = rules.draw
     r[K.R_MAXRED] = -1 if rules.max_redeals is None else rules.max_redeals
@@ -27,8 +26,8 @@ def rules_array(rules: KlondikeRules, ranks: int, npiles: int, prune: bool, clas
     r[K.R_RANKS] = ranks
     r[K.R_NPILES] = npiles
     r[K.R_PRUNE] = int(prune)
-    r[K.R_CLASS] = int(prune and class_key)
-    r[K.R_PRUNES] = prunes if prune and class_key else 0
+    r[K.R_CLASS] = int(prune)
+    r[K.R_PRUNES] = prunes if prune else 0
     return r
 
 

@@ -14,8 +14,8 @@ parent with one move applied, so there is no undo code to get wrong).
     | talon mask   | TMASK          | bit t set: talon[t] is still in stock or waste  |
     | talon ptr    | TPTR           | waste-top talon index + 1, 0 = waste empty      |
     | redeals      | REDEALS        | waste turned over so far (0 if unlimited)       |
-    | pending      | PEND           | pile + 1 (class key: card + 1) the next move    |
-    |              |                | must build on, 0 = none                         |
+    | pending      | PEND           | card + 1 of the talon card the next move must   |
+    |              |                | build on (search, draw 1, unlimited), 0 = none  |
     | locations    | LOC0 + c       | pile * 20 + index where card c was last put in  |
     |              |                | the tableau; stale once c leaves it (_where)    |
     | talon Kings  | TKINGS         | bit t set: talon[t] is a King (fixed per deal)  |
@@ -26,7 +26,8 @@ The talon ("stock + waste") is one fixed sequence in draw order, ``talon = waste
 (bottom..top) + stock (top..bottom)``: cards only ever leave it, and turning the waste
 over restarts drawing at its beginning, so a mask and a pointer describe it exactly.
 
-Packed canonical key (3 x uint64 = 24 bytes; bit offsets over the 192-bit string):
+Exact key of the unpruned search (R_PRUNE off: perft, differential tests; 3 x uint64 =
+24 bytes; bit offsets over the 192-bit string):
 
     | bits      | field                                                           |
     |-----------|-----------------------------------------------------------------|
@@ -35,7 +36,6 @@ Packed canonical key (3 x uint64 = 24 bytes; bit offsets over the 192-bit string
     | 178..182  | talon ptr (5); 0 for draw 1 with unlimited passes, where every   |
     |           | talon card is reachable from any pointer, so it cannot matter    |
     | 183..185  | redeals (3)                                                      |
-    | 186..188  | pending: slot + 1 of the pile the next move must build on (3)    |
     | 191       | marker, always 1 (an all-zero word means an empty TT slot)      |
 
 Run code: the face-up cards always form a run built down in alternating colours, so
@@ -60,9 +60,8 @@ top dominates every later time (same talon, fewer redeals), so only that one is 
 Log rows (int32 x 5) for the winning line: type (0 draw, 1 redeal, 2 move), src, dst,
 card, count; piles 0..6, foundations 7..10, stock 11, waste 12.
 
-Class key (R_CLASS; set whenever R_PRUNE is, ``class_key=False`` keeps the exact key and
-the older move set for measuring).  Two words, 16 bytes a table entry (a third word, if
-the key array has one, holds only the marker):
+Class key (R_CLASS, set exactly when R_PRUNE is: the search).  Two words, 16 bytes a
+table entry (a third word, if the key array has one, holds only the marker):
 
     | word | bits   | field                                                        |
     |------|--------|--------------------------------------------------------------|
@@ -425,7 +424,7 @@ def _apply_one(st, m, talon, ntalon, rules, log, n, dolog):
             st[LOC0 + c] = b * CAP + L
             st[LEN0 + b] = L + 1
             if rules[R_PRUNE] != 0 and rules[R_DRAW] == 1 and rules[R_MAXRED] < 0:
-                st[PEND] = c + 1 if rules[R_CLASS] != 0 else b + 1
+                st[PEND] = c + 1
             if dolog:
                 n = _log(log, n, LOG_MOVE, LOC_WASTE, b, c, 1)
     elif kind == K_TAB_TAB:
@@ -452,42 +451,6 @@ def _apply_one(st, m, talon, ntalon, rules, log, n, dolog):
         st[LEN0 + b] = L + 1
         if dolog:
             n = _log(log, n, LOG_MOVE, LOC_FND + a, b, c, 1)
-    return n
-
-
-@njit
-def play_safe(st, talon, ntalon, rules, log, n, dolog):
-    """Play every provably safe card to its foundation, repeatedly (see is_safe).
-
-    Only pile tops: playing a talon card moves the talon pointer, which changes which
-    cards later draws reach, except with draw 1 and unlimited passes, where every talon
-    card is always reachable; then talon cards are included.
-    """
-    if rules[R_CLASS] != 0:
-        return play_safe_class(st, talon, ntalon, rules, log, n, dolog)
-    npiles = rules[R_NPILES]
-    talon_too = rules[R_DRAW] == 1 and rules[R_MAXRED] < 0
-    changed = True
-    while changed:
-        changed = False
-        for i in range(npiles):
-            L = st[LEN0 + i]
-            if L > 0:
-                c = st[P0 + i * CAP + L - 1]
-                if st[FND0 + c // 13] == c % 13 and is_safe(st, c, rules):
-                    n = apply_move(st, np.int64(K_TAB_FND | (i << 4)), talon, ntalon, rules, log, n, dolog)
-                    changed = True
-        if talon_too:
-            mask = st[TMASK]
-            for t in range(ntalon):
-                if (mask >> t) & 1:
-                    c = talon[t]
-                    if st[FND0 + c // 13] == c % 13 and is_safe(st, c, rules):
-                        n = apply_move(st, np.int64(K_TALON_FND | (t << 4)), talon, ntalon, rules, log, n, dolog)
-                        if n < 0:
-                            return n
-                        mask = st[TMASK]
-                        changed = True
     return n
 
 
@@ -537,38 +500,16 @@ def _bit_index(low):
 
 @njit
 def gen_moves(st, talon, ntalon, rules, moves, n0):
-    """Write the moves of st into moves[n0:], best first; return the new end.
-
-    With R_PRUNE set (search), these proven reductions apply:
-    - a partial face-up run moves only if the card it uncovers can then go to its
-      foundation (Solvitaire; otherwise the same play is available with the twin
-      card of the same colour and rank, up to symmetry);
-    - a pile with no face-down cards is never moved whole into an empty pile (it would
-      give the same table with the piles swapped);
-    - a pile with no face-down cards is moved whole onto another pile (emptying it)
-      only if a King could enter an empty pile now.  Proof: in any winning line such a
-      move can be postponed to just before a King first enters the emptied pile; the
-      moves in between never use the emptied pile, find the run's cards where they
-      were, and the covered card was not usable anyway (if the run leaves the other
-      pile meanwhile, the move is dropped altogether);
-    - a card is never worried back if it would at once be safe to play up again;
-    - draw 1 with unlimited passes: a talon card put on the tableau must at once be
-      built on (PEND).  Proof: every talon card stays reachable at every moment, so
-      in a winning line the placement can be postponed to just before something is
-      built on the card (or replaced by a talon play where the card next moves, or
-      goes to its foundation); in between, the covered card could not be used and
-      the card's presence in the talon blocks nothing.
-    Without R_PRUNE every legal move is listed (differential tests, perft).
-    """
+    """Write the moves of st into moves[n0:], best first; return the new end: with R_PRUNE
+    (search) the class moves (gen_moves_class), else every legal move (perft, differential
+    tests against the reference engine)."""
     if rules[R_CLASS] != 0:
         return gen_moves_class(st, talon, ntalon, rules, moves, n0)
     npiles = rules[R_NPILES]
     ranks = rules[R_RANKS]
-    prune = rules[R_PRUNE] != 0
-    pend = st[PEND] - 1  # >= 0: every move must build on that pile
     n = n0
     # 1. pile tops to foundations
-    for i in range(npiles if pend < 0 else 0):
+    for i in range(npiles):
         L = st[LEN0 + i]
         if L > 0:
             c = st[P0 + i * CAP + L - 1]
@@ -579,30 +520,15 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
     reached = 0
     again = 0
     mask = st[TMASK]
+    ptr = st[TPTR]
     if mask != 0:
         k = rules[R_DRAW]
-        ptr = st[TPTR]
         reached = _tops_from(mask, ptr, ntalon, k)
         if ptr > 0:
             reached |= 1 << (ptr - 1)
         maxred = rules[R_MAXRED]
         if maxred < 0 or st[REDEALS] < maxred:
             again = _tops_from(mask, 0, ntalon, k) & ~reached
-    # Kings that could enter an empty pile now (talon, foundations, or a King-headed
-    # run over face-down cards)
-    ranks_ = rules[R_RANKS]
-    king_ready = False
-    for t in range(ntalon):
-        if (reached | again) & (1 << t) and talon[t] % 13 + 1 == ranks_:
-            king_ready = True
-    if rules[R_WORRY] != 0:
-        for s_ in range(4):
-            if st[FND0 + s_] == ranks_:
-                king_ready = True
-    for i in range(npiles):
-        d = st[DOWN0 + i]
-        if d > 0 and st[LEN0 + i] > d and st[P0 + i * CAP + d] % 13 + 1 == ranks_:
-            king_ready = True
     # 2. runs between piles
     for i in range(npiles):
         L = st[LEN0 + i]
@@ -610,26 +536,16 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
         for s in range(d, L):
             c = st[P0 + i * CAP + s]
             cnt = L - s
-            partial = s > d
-            if partial and prune:
-                u = st[P0 + i * CAP + s - 1]
-                if st[FND0 + u // 13] != u % 13:
-                    continue
             for j in range(npiles):
-                if j == i or (pend >= 0 and j != pend):
+                if j == i:
                     continue
                 Lj = st[LEN0 + j]
                 if Lj == 0:
                     if c % 13 + 1 != ranks:
                         continue
-                    if prune and s == 0:
-                        continue
-                else:
-                    if not _builds_on(c, st[P0 + j * CAP + Lj - 1]):
-                        continue
-                    if prune and s == 0 and not king_ready:
-                        continue
-                if partial:
+                elif not _builds_on(c, st[P0 + j * CAP + Lj - 1]):
+                    continue
+                if s > d:
                     score = 900
                 elif d > 0:
                     score = 800 + 10 * d
@@ -639,27 +555,18 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
                     score = 100
                 n = _push(moves, n, (np.int64(score) << 32) | K_TAB_TAB | (i << 4) | (j << 12) | (cnt << 16))
     # 3. talon cards
-    if mask != 0:
-        for t in range(ntalon):
-            bit = 1 << t
-            if (reached | again) & bit:
-                flag = np.int64(1 << 24) if again & bit else np.int64(0)
-                c = talon[t]
-                dist = t - ptr if t >= ptr else t + ntalon
-                if st[FND0 + c // 13] == c % 13 and pend < 0:
-                    score = 700 - dist
-                    n = _push(moves, n, (np.int64(score) << 32) | flag | K_TALON_FND | (t << 4))
-                for j in range(npiles):
-                    if pend >= 0 and j != pend:
-                        continue
-                    Lj = st[LEN0 + j]
-                    if Lj == 0:
-                        ok = c % 13 + 1 == ranks
-                    else:
-                        ok = _builds_on(c, st[P0 + j * CAP + Lj - 1])
-                    if ok:
-                        score = 600 - dist
-                        n = _push(moves, n, (np.int64(score) << 32) | flag | K_TALON_TAB | (t << 4) | (j << 12))
+    for t in range(ntalon):
+        bit = 1 << t
+        if (reached | again) & bit:
+            flag = np.int64(1 << 24) if again & bit else np.int64(0)
+            c = talon[t]
+            dist = t - ptr if t >= ptr else t + ntalon
+            if st[FND0 + c // 13] == c % 13:
+                n = _push(moves, n, (np.int64(700 - dist) << 32) | flag | K_TALON_FND | (t << 4))
+            for j in range(npiles):
+                Lj = st[LEN0 + j]
+                if (c % 13 + 1 == ranks) if Lj == 0 else _builds_on(c, st[P0 + j * CAP + Lj - 1]):
+                    n = _push(moves, n, (np.int64(600 - dist) << 32) | flag | K_TALON_TAB | (t << 4) | (j << 12))
     # 4. worry-back: foundation tops to piles
     if rules[R_WORRY] != 0:
         for s in range(4):
@@ -667,21 +574,9 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
             if f == 0:
                 continue
             c = s * 13 + f - 1
-            if prune:
-                st[FND0 + s] = f - 1
-                safe = is_safe(st, c, rules)
-                st[FND0 + s] = f
-                if safe:
-                    continue
             for j in range(npiles):
-                if pend >= 0 and j != pend:
-                    continue
                 Lj = st[LEN0 + j]
-                if Lj == 0:
-                    ok = f == ranks
-                else:
-                    ok = _builds_on(c, st[P0 + j * CAP + Lj - 1])
-                if ok:
+                if (f == ranks) if Lj == 0 else _builds_on(c, st[P0 + j * CAP + Lj - 1]):
                     n = _push(moves, n, (np.int64(50) << 32) | K_FND_TAB | (s << 4) | (j << 12))
     sort_by_score(moves, n0, n)  # best first
     return n
@@ -710,8 +605,6 @@ def pack_key(st, rules, key, codes):
             if s >= 2:
                 run |= np.uint64(1) << np.uint64(j - 1)
         codes[i] = np.uint64(d) | (np.uint64(base) << np.uint64(3)) | (run << np.uint64(9))
-    pend = st[PEND] - 1
-    pcode = codes[pend] if pend >= 0 else np.uint64(0)
     # sort the codes of piles without face-down cards among their own slots
     for x in range(npiles):
         if codes[x] & np.uint64(7) != np.uint64(0):
@@ -734,10 +627,6 @@ def pack_key(st, rules, key, codes):
     _put(key, 154, 24, np.uint64(st[TMASK]))
     _put(key, 178, 5, np.uint64(ptr))
     _put(key, 183, 3, np.uint64(st[REDEALS]))
-    if pend >= 0:  # the pending pile is not empty, so its code is unique
-        for i in range(npiles):
-            if codes[i] == pcode:
-                _put(key, 186, 3, np.uint64(i + 1))
     key[2] |= np.uint64(1) << np.uint64(63)
 
 
@@ -802,8 +691,8 @@ def _top_pile(st, c, npiles):
 
 
 @njit
-def play_safe_class(st, talon, ntalon, rules, log, n, dolog):
-    """play_safe for the class key: every safe card that is next on its foundation and
+def play_safe(st, talon, ntalon, rules, log, n, dolog):
+    """Play every provably safe card (is_safe) to its foundation: every safe card that is next on its foundation and
     face up with an exposed card of its pair (itself, or its twin: then the run on it
     moves onto the twin first, K_SWAP_FND) goes up, suit by suit, until none is left;
     with draw 1 and unlimited passes talon cards too, else the last talon card under T5.

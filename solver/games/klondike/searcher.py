@@ -45,16 +45,15 @@ class KlondikeSearch(KernelSearch):
     to_moves = staticmethod(log_to_moves)
 
     def __init__(self, position: KlondikePosition, rules: KlondikeRules, *, prune: bool = True,
-                 warm: bool = True, slot: str = "main", class_key: bool = True, prunes: int = K.P_ALL):
+                 warm: bool = True, slot: str = "main", prunes: int = K.P_ALL):
         """``slot`` names the workspace and table: concurrent searches need their own.
-        ``class_key=False`` (with ``prune``): the exact key and older move set (kernel doc),
-        kept for measuring against; ``prunes``: the class kernel's step-2 prunes on (K.P_*)."""
+        ``prunes``: the class kernel's step-2 prunes on (K.P_*), for measuring."""
         if warm:
             warm_up()
         self.position = position
         self.rules = rules
         root, talon, ntalon = encode(position, rules)
-        self.setup(root, (talon, ntalon), rules_array(rules, position.ranks, len(position.tableau), prune, class_key, prunes),
+        self.setup(root, (talon, ntalon), rules_array(rules, position.ranks, len(position.tableau), prune, prunes),
                    f"klondike/{slot}", _workspace, slot)
 
     def setup(self, root, ctx, rules, ws_name, ws_factory, slot) -> None:
@@ -72,16 +71,15 @@ class KlondikeSearch(KernelSearch):
         self.tt = table_for(width, slot)
 
 
-def _kernel_args(position: KlondikePosition, rules: KlondikeRules, prune: bool, class_key: bool = True,
-                 prunes: int = K.P_ALL):
+def _kernel_args(position: KlondikePosition, rules: KlondikeRules, prune: bool, prunes: int = K.P_ALL):
     root, talon, ntalon = encode(position, rules)
-    return root, (talon, ntalon), rules_array(rules, position.ranks, len(position.tableau), prune, class_key, prunes)
+    return root, (talon, ntalon), rules_array(rules, position.ranks, len(position.tableau), prune, prunes)
 
 
 def successors(position: KlondikePosition, rules: KlondikeRules, prune: bool = False,
-               class_key: bool = True, prunes: int = K.P_ALL) -> list[KlondikePosition]:
+               prunes: int = K.P_ALL) -> list[KlondikePosition]:
     """The kernel's children of a position (for differential tests)."""
-    root, ctx, r = _kernel_args(position, rules, prune, class_key, prunes)
+    root, ctx, r = _kernel_args(position, rules, prune, prunes)
     return [decode(row, *ctx, len(position.tableau), position.ranks) for row in successor_rows(K, root, ctx, r)]
 
 
