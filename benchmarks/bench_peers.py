@@ -285,8 +285,9 @@ def report(a: argparse.Namespace) -> None:
         big = [k for k in ours if float(ours[k]["solver_s"] or 0) >= 1.0]
         nb = sum(int(ours[k]["nodes"]) for k in big)
         sb = sum(float(ours[k]["solver_s"]) for k in big)
-        ln = sum(int(lone[k]["nodes"]) for k in lone if lone[k]["nodes"])
-        ls = sum(float(lone[k]["solver_s"]) for k in lone if lone[k]["nodes"])
+        timed = [k for k in lone if lone[k]["nodes"] and lone[k]["solver_s"]]  # a Terminated row may lack its time
+        ln = sum(int(lone[k]["nodes"]) for k in timed)
+        ls = sum(float(lone[k]["solver_s"]) for k in timed)
         print(f"Nodes per second (reported search time, wall clock): ours {nodes / secs / 1e6:.2f} M/s over "
               f"all {len(ours)} deals ({nodes:,} nodes, {secs:.1f} s), {nb / sb / 1e6 if sb else 0:.2f} M/s "
               f"over the {len(big)} deals searching ≥ 1 s; lonelybot {ln / ls / 1e6:.2f} M/s "
