@@ -692,14 +692,13 @@ def _top_pile(st, c, npiles):
 
 @njit
 def play_safe(st, talon, ntalon, rules, log, n, dolog):
-    """Play every provably safe card (is_safe) to its foundation: every safe card that is next on its foundation and
-    face up with an exposed card of its pair (itself, or its twin: then the run on it
-    moves onto the twin first, K_SWAP_FND) goes up, suit by suit, until none is left;
-    with draw 1 and unlimited passes talon cards too, else the last talon card under T5.
-    Which cards go up depends on the
-    class alone (lemma E of the module doc), so the result's class does too.  The run
-    move keeps the class (T1), so the safe-move theorem is applied, as in play_safe, to
-    a pile top of a position with the same winnability.
+    """Play the provably safe cards (is_safe) to their foundations, until none is left:
+    suit by suit, each safe card next on its foundation that is face up with an exposed
+    card of its pair (itself, or its twin: then the run on it moves onto the twin first,
+    K_SWAP_FND); with draw 1 and unlimited passes talon cards too, else the last talon
+    card under T5.  Which cards go up depends on the class alone (lemma E of the module
+    doc), so the result's class does too.  The run move keeps the class (T1), so the
+    safe-move theorem is applied to a pile top of a position with the same winnability.
     """
     npiles = rules[R_NPILES]
     ranks = rules[R_RANKS]
@@ -707,6 +706,7 @@ def play_safe(st, talon, ntalon, rules, log, n, dolog):
     changed = True
     while changed:
         changed = False
+        any_safe = False  # T5 plays a next card that is safe: none, no T5
         for s in range(4):
             f = st[FND0 + s]
             if f >= ranks:
@@ -714,6 +714,7 @@ def play_safe(st, talon, ntalon, rules, log, n, dolog):
             c = s * 13 + f
             if not is_safe(st, c, rules):
                 continue
+            any_safe = True
             loc = _find_up(st, c, npiles)
             if loc >= 0:
                 i = loc // CAP
@@ -736,7 +737,7 @@ def play_safe(st, talon, ntalon, rules, log, n, dolog):
                         if n < 0:
                             return n
                         changed = True
-        if not talon_too and rules[R_PRUNES] & P_LAST_SAFE and _pure_ptr(st, rules):
+        if any_safe and not talon_too and rules[R_PRUNES] & P_LAST_SAFE and _pure_ptr(st, rules):
             t = _last_safe(st, talon, rules)
             if t >= 0:  # T5
                 n = apply_move(st, np.int64(K_TALON_FND | (t << 4)), talon, ntalon, rules, log, n, dolog)
