@@ -4,6 +4,8 @@
     PATIENCE_SERVER=off python benchmarks/bench_klondike_node_cost.py parts --draw 3
     # nodes per CPU second over seeds (one process, CPU cap per deal): one JSON line
     PATIENCE_SERVER=off python benchmarks/bench_klondike_node_cost.py rate --draw 3 --seeds 1-60 --cap 3
+    # a step's cost inside the real search: the search with that step done twice
+    PATIENCE_SERVER=off python benchmarks/bench_klondike_node_cost.py insitu --draw 3 --step key
 
 ``parts`` times each step of search_run alone in a jitted loop over the sampled rows:
 the row copy, gen_moves (and its sections: foundation plays, talon reach, reveals, talon
@@ -12,7 +14,11 @@ the copy) and apply_move + play_safe per child.  A search node costs a copy, an 
 safe plays, a key and a table probe; gen_moves runs only for entered nodes.  ``rate``
 compares two checkouts when run from each with PYTHONPATH set to it (the kernel cache is
 keyed on the sources, so each gets its own compiled kernel); equal ``nodes`` show the
-searches were the same.  Figures: results/klondike-cheap-nodes.md.
+searches were the same.  ``insitu`` runs ``rate`` with the search loop rebuilt from the
+kernel's loop template with one step (the key, the safe plays or move generation) done
+twice, its second result the same as the first; the rise in time per node is what the step
+costs where it runs, calls, cache misses and all (``--step none``: the plain loop, for
+comparing in the same process kind).  Figures: results/klondike-cheap-nodes.md.
 """
 
 from __future__ import annotations
@@ -149,7 +155,7 @@ def parts(draw: int) -> None:
         print(f"gen_moves up to {name}", ns(best_of(run, rows, talons, lengths, rules, reps, upto), n * reps))
 
 
-def rate(draw: int, seeds: list[int], cap: float) -> None:
+def rate(draw: int, seeds: list[int], cap: float, label: str | None = None) -> None:
     nodes = 0
     cpu = 0.0
     per = {}
@@ -167,22 +173,47 @@ def rate(draw: int, seeds: list[int], cap: float) -> None:
             nodes += s.nodes
             cpu += dt
             per[seed] = [s.nodes, status or "unknown", round(dt, 4)]
-    print(json.dumps({"draw": draw, "nodes": nodes, "cpu_s": round(cpu, 3), "nodes_per_cpu_s": round(nodes / cpu),
+    print(json.dumps({**({"doubled": label} if label else {}), "draw": draw, "nodes": nodes, "cpu_s": round(cpu, 3), "nodes_per_cpu_s": round(nodes / cpu), "ns_per_node": round(cpu / nodes * 1e9),
                       "per_seed": per}))
+
+
+def doubled(step: str):
+    """K.LOOP with ``step`` done twice (``none``: as it is)."""
+    import dataclasses
+    loop = K.LOOP
+    twice = {
+        "none": {},
+        "key": {"key": loop.key + "\n" + loop.key},
+        "safe": {"safe": "play_safe($st, talon, ntalon, rules, $log, play_safe($st, talon, ntalon, rules, $log, $n, "
+                         "$dolog), $dolog)"},
+        "gen": {"gen": "gen_moves($st, talon, ntalon, rules, $moves, $start) * 0 + "
+                       "gen_moves($st, talon, ntalon, rules, $moves, $start)"},
+    }[step]
+    return dataclasses.replace(loop, **twice)
+
+
+def insitu(draw: int, step: str, seeds: list[int], cap: float) -> None:
+    from solver.engine.loop_template import build
+    K.search_init, K.search_run = build(K.__name__, doubled(step))[:2]
+    rate(draw, seeds, cap, label=step)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=["parts", "rate"])
+    ap.add_argument("mode", choices=["parts", "rate", "insitu"])
+    ap.add_argument("--step", choices=["none", "key", "safe", "gen"], default="none", help="insitu: the step done twice")
     ap.add_argument("--draw", type=int, default=3)
     ap.add_argument("--seeds", default="1-60")
     ap.add_argument("--cap", type=float, default=3.0, help="CPU seconds per deal (rate)")
     args = ap.parse_args()
+    a, _, b = args.seeds.partition("-")
+    seeds = list(range(int(a), int(b or a) + 1))
     if args.mode == "parts":
         parts(args.draw)
+    elif args.mode == "rate":
+        rate(args.draw, seeds, args.cap)
     else:
-        a, _, b = args.seeds.partition("-")
-        rate(args.draw, list(range(int(a), int(b or a) + 1)), args.cap)
+        insitu(args.draw, args.step, seeds, args.cap)
 
 
 if __name__ == "__main__":

@@ -361,7 +361,7 @@ def _move_run(st, a, b, cnt, log, n, dolog):
     return n
 
 
-@njit
+@njit(inline="always")
 def apply_move(st, m, talon, ntalon, rules, log, n, dolog):
     """Apply move m to st in place; returns the new log length (or -1 on a bug).
 
@@ -498,7 +498,7 @@ def _bit_index(low):
     return DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
-@njit
+@njit(inline="always")
 def gen_moves(st, talon, ntalon, rules, moves, n0):
     """Write the moves of st into moves[n0:], best first; return the new end: with R_PRUNE
     (search) the class moves (gen_moves_class), else every legal move (perft, differential
@@ -582,7 +582,7 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
     return n
 
 
-@njit
+@njit(inline="always")
 def pack_key(st, rules, key, codes):
     """Write the key of st into key[0:3]: the class key (pack_class_key) when R_CLASS
     is set, else the exact 24-byte key (layout in module doc)."""
@@ -690,7 +690,7 @@ def _top_pile(st, c, npiles):
     return i if loc - i * CAP == st[LEN0 + i] - 1 else -1
 
 
-@njit
+@njit(inline="always")
 def play_safe(st, talon, ntalon, rules, log, n, dolog):
     """Play the provably safe cards (is_safe) to their foundations, until none is left:
     suit by suit, each safe card next on its foundation that is face up with an exposed
@@ -987,7 +987,7 @@ def _build_dest(st, c, pend, tops):
     return a
 
 
-@njit
+@njit(inline="always")
 def pack_class_key(st, rules, key):
     """Write the class key of st into key[0:2] (layout in module doc)."""
     npiles = rules[R_NPILES]
