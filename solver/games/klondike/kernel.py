@@ -346,6 +346,15 @@ def _log_draws_to(st, talon, ntalon, rules, target, log, n):
 
 
 @njit(inline="always")
+def _put_card(st, b, c):
+    """Put card c on top of pile b (its location field too)."""
+    L = st[LEN0 + b]
+    st[P0 + b * CAP + L] = c
+    st[LOC0 + c] = b * CAP + L
+    st[LEN0 + b] = L + 1
+
+
+@njit(inline="always")
 def _move_run(st, a, b, cnt, log, n, dolog):
     """Move the top ``cnt`` cards of pile a onto pile b (no turn-over); returns the log length."""
     start = st[LEN0 + a] - cnt
@@ -394,7 +403,10 @@ def _apply_one(st, m, talon, ntalon, rules, log, n, dolog):
     b = (m >> 12) & 15
     cnt = (m >> 16) & 255
     st[PEND] = 0
-    if kind == K_TAB_FND:
+    if kind == K_TAB_FND or kind == K_SWAP_FND:
+        if kind == K_SWAP_FND:
+            # first the run of ``count`` cards on the card moves onto that card's twin (pile b)
+            n = _move_run(st, a, b, cnt, log, n, dolog)
         L = st[LEN0 + a]
         c = st[P0 + a * CAP + L - 1]
         st[LEN0 + a] = L - 1
@@ -419,10 +431,7 @@ def _apply_one(st, m, talon, ntalon, rules, log, n, dolog):
             if dolog:
                 n = _log(log, n, LOG_MOVE, LOC_WASTE, LOC_FND + c // 13, c, 1)
         else:
-            L = st[LEN0 + b]
-            st[P0 + b * CAP + L] = c
-            st[LOC0 + c] = b * CAP + L
-            st[LEN0 + b] = L + 1
+            _put_card(st, b, c)
             if rules[R_PRUNE] != 0 and rules[R_DRAW] == 1 and rules[R_MAXRED] < 0:
                 st[PEND] = c + 1
             if dolog:
@@ -430,25 +439,11 @@ def _apply_one(st, m, talon, ntalon, rules, log, n, dolog):
     elif kind == K_TAB_TAB:
         n = _move_run(st, a, b, cnt, log, n, dolog)
         _turn(st, a)
-    elif kind == K_SWAP_FND:
-        # the run of ``count`` cards on the card below it moves onto that card's twin
-        # (pile b), then the uncovered card goes to its foundation
-        n = _move_run(st, a, b, cnt, log, n, dolog)
-        start = st[LEN0 + a]
-        c = st[P0 + a * CAP + start - 1]
-        st[LEN0 + a] = start - 1
-        _turn(st, a)
-        st[FND0 + c // 13] += 1
-        if dolog:
-            n = _log(log, n, LOG_MOVE, a, LOC_FND + c // 13, c, 1)
     else:  # K_FND_TAB
         f = st[FND0 + a]
         c = a * 13 + f - 1
         st[FND0 + a] = f - 1
-        L = st[LEN0 + b]
-        st[P0 + b * CAP + L] = c
-        st[LOC0 + c] = b * CAP + L
-        st[LEN0 + b] = L + 1
+        _put_card(st, b, c)
         if dolog:
             n = _log(log, n, LOG_MOVE, LOC_FND + a, b, c, 1)
     return n
@@ -499,6 +494,26 @@ def _bit_index(low):
 
 
 @njit(inline="always")
+def _talon_reach(st, ntalon, rules):
+    """The talon cards a stock macro-move can bring to the waste top (talon-index masks):
+    ``reached`` by draws from the pointer (and the waste top itself), ``again`` only
+    after a turn-over (none when the passes are used up)."""
+    reached = np.int64(0)
+    again = np.int64(0)
+    mask = st[TMASK]
+    ptr = st[TPTR]
+    if mask != 0:
+        k = rules[R_DRAW]
+        reached = _tops_from(mask, ptr, ntalon, k)
+        if ptr > 0:
+            reached |= np.int64(1) << (ptr - 1)
+        maxred = rules[R_MAXRED]
+        if maxred < 0 or st[REDEALS] < maxred:
+            again = _tops_from(mask, 0, ntalon, k) & ~reached
+    return reached, again
+
+
+@njit(inline="always")
 def gen_moves(st, talon, ntalon, rules, moves, n0):
     """Write the moves of st into moves[n0:], best first; return the new end: with R_PRUNE
     (search) the class moves (gen_moves_class), else every legal move (perft, differential
@@ -517,18 +532,8 @@ def gen_moves(st, talon, ntalon, rules, moves, n0):
                 score = 1000 + 10 * st[DOWN0 + i]
                 n = _push(moves, n, (np.int64(score) << 32) | K_TAB_FND | (i << 4))
     # talon cards reachable as the waste top (stock macro-moves)
-    reached = 0
-    again = 0
-    mask = st[TMASK]
+    reached, again = _talon_reach(st, ntalon, rules)
     ptr = st[TPTR]
-    if mask != 0:
-        k = rules[R_DRAW]
-        reached = _tops_from(mask, ptr, ntalon, k)
-        if ptr > 0:
-            reached |= 1 << (ptr - 1)
-        maxred = rules[R_MAXRED]
-        if maxred < 0 or st[REDEALS] < maxred:
-            again = _tops_from(mask, 0, ntalon, k) & ~reached
     # 2. runs between piles
     for i in range(npiles):
         L = st[LEN0 + i]
@@ -833,20 +838,11 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
             n = _push(moves, n, (np.int64(900) << 32) | K_SWAP_FND | (i << 4) | (b << 12)
                       | ((st[LEN0 + i] - 1 - j) << 16))
     # talon cards reachable as the waste top (stock macro-moves)
-    reached = 0
-    again = 0
+    reached, again = _talon_reach(st, ntalon, rules)
     mask = st[TMASK]
     ptr = st[TPTR]
-    if mask != 0:
-        k = rules[R_DRAW]
-        reached = _tops_from(mask, ptr, ntalon, k)
-        if ptr > 0:
-            reached |= 1 << (ptr - 1)
-        maxred = rules[R_MAXRED]
-        if maxred < 0 or st[REDEALS] < maxred:
-            again = _tops_from(mask, 0, ntalon, k) & ~reached
-        if rules[R_PRUNES] & P_NO_TURN and not _pure_ptr(st, rules) and _last_safe(st, talon, rules) >= 0:
-            again = 0  # T5b
+    if again != 0 and rules[R_PRUNES] & P_NO_TURN and not _pure_ptr(st, rules) and _last_safe(st, talon, rules) >= 0:
+        again = 0  # T5b
     kingmac = rules[R_PRUNES] & P_KINGMAC != 0
     if (reached | again) & st[TKINGS] != 0:
         king_ready = True
