@@ -1,25 +1,28 @@
 """The Windmill deals still unknown after the 60 s runs: how far each got and how big its search was.
 
-    python benchmarks/windmill_unknowns.py > results/windmill-unknowns.md
+    python benchmarks/windmill_unknowns.py --out results/windmill-unknowns.md
 
 Reads the committed rows of the three 1..1000 runs with the playout twin (the last row of
 a seed counts, as bench_game.py reads them) and prints Markdown: per preset the unknown
 deals' best progress (the most cards the search had on the foundations, of 104) and their
 search sizes (nodes made, positions stored, peak memory at the 60 s cap); then every unknown
-seed.  Best progress says how close a deal came; the stored counts say why it resists: an
+seed, as the report's generated part (notes outside it are kept, bench_report.py).  Best progress says how close a deal came; the stored counts say why it resists: an
 exact search that stores tens of millions of positions a minute and has not closed cannot
 be finished by a longer cap on this machine (issue 22).
 """
 
 from __future__ import annotations
 
-import json
+import argparse
 import statistics
 import sys
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_game import load  # noqa: E402
+from bench_report import ROOT, write_report  # noqa: E402
+
 RUNS = {
     "pysolfc": "windmill-pysolfc-pysolfc-cap60-playouts-twin.jsonl",
     "strict": "windmill-strict-pysolfc-cap60-playouts-twin.jsonl",
@@ -27,22 +30,16 @@ RUNS = {
 }
 
 
-def last_rows(path: Path) -> dict[int, dict]:
-    rows: dict[int, dict] = {}
-    for line in path.read_text().splitlines():
-        if line.strip():
-            row = json.loads(line)
-            rows[row["seed"]] = row
-    return rows
-
-
 def spread(values: list[float]) -> str:
     return f"{min(values):,.0f} / {statistics.median(values):,.0f} / {max(values):,.0f}" if values else "-"
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "results" / "windmill-unknowns.md")
+    args = ap.parse_args()
     out = ["# Windmill: the deals still unknown at 60 s (issue 22)", "",
-           "Command: `python benchmarks/windmill_unknowns.py > results/windmill-unknowns.md` (from the committed "
+           "Command: `python benchmarks/windmill_unknowns.py --out results/windmill-unknowns.md` (from the committed "
            "rows in `results/runs/`, the last row of each seed).", "",
            "| preset | rows | won / lost / unknown | unknown: best progress min / median / max (of 104) "
            "| unknown: nodes min / median / max (M) | stored min / median / max (M) | peak MB median |",
@@ -50,7 +47,7 @@ def main() -> None:
     seeds_of: dict[str, list[dict]] = {}
     reasons: Counter = Counter()
     for preset, name in RUNS.items():
-        rows = last_rows(ROOT / "results" / "runs" / name)
+        rows = load(ROOT / "results" / "runs" / name)
         verdicts = [r["verdict"] for r in rows.values()]
         unknown = sorted((r for r in rows.values() if r["verdict"] == "unknown"), key=lambda r: r["seed"])
         seeds_of[preset] = unknown
@@ -69,7 +66,7 @@ def main() -> None:
             out.append(f"| {r['seed']} | {bp.get('cards', '-')} | {r['nodes'] / 1e6:.1f} | {r['stored'] / 1e6:.1f} "
                        f"| {r['seconds']:.0f} |")
         out.append("")
-    sys.stdout.write("\n".join(out))
+    write_report(args.out, "\n".join(out), "benchmarks/windmill_unknowns.py")
 
 
 if __name__ == "__main__":

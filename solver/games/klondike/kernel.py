@@ -677,7 +677,7 @@ def _where(st, c):
 
 
 @njit(inline="always")
-def _find_up(st, c, npiles):
+def _find_up(st, c):
     """pile * CAP + index of face-up card c in the tableau, or -1."""
     loc = _where(st, c)
     if loc >= 0 and loc - (loc // CAP) * CAP < st[DOWN0 + loc // CAP]:
@@ -686,7 +686,7 @@ def _find_up(st, c, npiles):
 
 
 @njit(inline="always")
-def _top_pile(st, c, npiles):
+def _top_pile(st, c):
     """The pile whose top card is c, or -1."""
     loc = _where(st, c)
     if loc < 0:
@@ -705,7 +705,6 @@ def play_safe(st, talon, ntalon, rules, log, n, dolog):
     doc), so the result's class does too.  The run move keeps the class (T1), so the
     safe-move theorem is applied to a pile top of a position with the same winnability.
     """
-    npiles = rules[R_NPILES]
     ranks = rules[R_RANKS]
     talon_too = rules[R_DRAW] == 1 and rules[R_MAXRED] < 0
     changed = True
@@ -720,7 +719,7 @@ def play_safe(st, talon, ntalon, rules, log, n, dolog):
             if not is_safe(st, c, rules):
                 continue
             any_safe = True
-            loc = _find_up(st, c, npiles)
+            loc = _find_up(st, c)
             if loc >= 0:
                 i = loc // CAP
                 j = loc - i * CAP
@@ -729,7 +728,7 @@ def play_safe(st, talon, ntalon, rules, log, n, dolog):
                     n = apply_move(st, np.int64(K_TAB_FND | (i << 4)), talon, ntalon, rules, log, n, dolog)
                     changed = True
                 else:
-                    b = _top_pile(st, _twin(c), npiles)
+                    b = _top_pile(st, _twin(c))
                     if b >= 0:
                         m = K_SWAP_FND | (i << 4) | (b << 12) | ((L - 1 - j) << 16)
                         n = apply_move(st, np.int64(m), talon, ntalon, rules, log, n, dolog)
@@ -800,7 +799,7 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
     ranks = rules[R_RANKS]
     pend = -1
     if st[PEND] > 0:
-        pend = _top_pile(st, st[PEND] - 1, npiles)
+        pend = _top_pile(st, st[PEND] - 1)
     n = n0
     empty = -1  # the first empty pile
     tops = np.int64(0)  # the pile tops as a card mask
@@ -828,7 +827,7 @@ def gen_moves_class(st, talon, ntalon, rules, moves, n0):
             continue
         if not (tops >> _twin(c)) & 1:
             continue
-        loc = _find_up(st, c, npiles)
+        loc = _find_up(st, c)
         if loc < 0:
             continue
         i = loc // CAP

@@ -11,7 +11,7 @@ from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
 from .position import KlondikePosition, KlondikeRules
 
-MAX_DEPTH = 60_000  # DFS levels (x 644 bytes of state each)
+MAX_DEPTH = 60_000  # DFS levels (x K.SLEN * 4 bytes of state each)
 MOVE_CAP = 1 << 22  # moves stacked along the current path (x 8 bytes)
 
 # Peak bytes of one workspace (zero-filled lazily by the OS, so this is the worst case).
