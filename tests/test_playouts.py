@@ -116,7 +116,9 @@ def test_the_twin_alternates_searches_and_playouts():
         assert twin.run(1500) is None
         assert isinstance(twin.current, WindmillPlayouts) and twin.phase == 1
         assert set(twin.counters()) >= {"tt_dropped", "endgame_tries", "endgame_lost", "endgame_states"}
-        assert twin.run(1000) is None and isinstance(twin.current, WindmillSearch) and twin.phase == 2
+        assert twin.run(1000) is None and twin.phase == 2  # the beam (tests/test_windmill_beam.py)
+        assert twin.run(1000) is None and isinstance(twin.current, WindmillSearch) and twin.phase == 3
+        assert isinstance(restarts(windmill_deal(38), rules, beam=False).make_phase(2), WindmillSearch)
         assert restarts(windmill_deal(38), rules, playouts=False).make_phase(1).proves_loss
 
 

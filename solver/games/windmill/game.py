@@ -38,8 +38,9 @@ class Windmill(GameAdapter):
     @staticmethod
     def twin(position, rules: WindmillRules):
         """The search run alongside the main one (search.drive): Luby restarts in
-        shuffled move orders, each followed by a phase of randomized greedy playouts
-        (searcher.restarts); its wins count, only the main search proves a loss."""
+        shuffled move orders, each followed by a phase of randomized greedy playouts and
+        one of a beam search (searcher.restarts); its wins count, only the main search
+        proves a loss."""
         from .searcher import restarts
         return restarts(position, rules)
 

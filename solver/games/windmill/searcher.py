@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
-from ...engine.kernel_search import KernelSearch, Workspace, perft as kernel_perft, row_keys as kernel_row_keys, \
+from ...engine.kernel_search import KernelSearch, Workspace, expand, perft as kernel_perft, \
+    row_keys as kernel_row_keys, \
     successor_rows as kernel_successor_rows, warm_once, warm_playouts_once
 from ...engine.playouts import PlayoutSearch
-from ...engine.search import Restarts, luby
+from ...engine.search import LazyLine, Progress, Restarts, luby
+from ...core.result import WON
+from . import beam as B
 from . import endgame
 from . import kernel as K
 from .codec import decode, encode, log_to_moves, rules_array
@@ -81,17 +86,67 @@ class WindmillPlayouts(PlayoutSearch):
         return {**super().counters(), **(_endgame_counters(self.dfs.ws) if self.dfs is not None else {})}
 
 
+class WindmillBeam:
+    """A phase of the twin that runs the deal's one beam search (beam.py) on: every phase
+    made with the same ``Beam`` goes on where the last one stopped, ``budget`` positions
+    at a time (a step is never cut, so a phase may overrun its budget by one step).  A
+    beam drops positions, so it never proves anything (``proves_loss`` False, no LOST);
+    its win's line is expanded like any kernel line and replayed by the caller."""
+
+    proves_loss = False
+    join_after = 0
+    stored_states = 0  # no table
+    tt = None
+
+    def __init__(self, bm: B.Beam, dfs: WindmillSearch):
+        self.bm, self.dfs, self.base = bm, dfs, bm.nodes
+        self._expand = partial(expand, K.__name__, log_to_moves, (1, 0, 3), True, bm.root, (bm.seq,), bm.r)
+
+    def start(self) -> str | None:
+        return WON if self.bm.won is not None else None
+
+    def run(self, budget: int) -> str | None:
+        stop = self.bm.nodes + budget
+        while self.bm.nodes < stop:
+            if self.bm.step():
+                return WON
+        return None
+
+    def grow(self) -> bool:
+        return False
+
+    @property
+    def nodes(self) -> int:
+        return self.bm.nodes - self.base
+
+    def line(self):
+        return self._expand(self.bm.won)
+
+    def best_cards(self) -> int:
+        return self.bm.best_cards
+
+    def progress(self) -> Progress:
+        return Progress(self.bm.best_cards, LazyLine(self._expand, self.bm.best_path.copy()))
+
+    def counters(self) -> dict[str, int]:
+        return {"tt_dropped": 0, "beam_runs": self.bm.runs, "beam_positions": self.bm.nodes,
+                **_endgame_counters(self.dfs.ws)}
+
+
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
 
 
 def restarts(position: WindmillPosition, rules: WindmillRules, *, prune: bool = True,
              slot: str = "twin", unit: int = RESTART_UNIT, endgame: int | None = None,
-             playouts: bool = True) -> Restarts:
+             playouts: bool = True, beam: bool = True) -> Restarts:
     """The twin of the main search (order 0, kept to the end): restarted searches with
     Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), search j in order (j + 1) mod 2
     with score noise j (search 0 is plain order 1).  With ``playouts`` (the default)
     each search is followed by a phase of randomized greedy playouts with the same budget
-    (``WindmillPlayouts``, salt j): phase 2j is search j, phase 2j + 1 playouts.
+    (``WindmillPlayouts``, salt j) and, with ``beam`` (the default), by a phase of the
+    deal's one beam search (``WindmillBeam``: each such phase goes on where the last
+    stopped): phase 3j is search j, 3j + 1 playouts, 3j + 2 the beam (without the beam
+    2j and 2j + 1).
 
     Why: the orders' run times are heavy-tailed, and restarts in shuffled orders win
     many deals that both plain orders leave unknown (docs/measurements.md).  Every
@@ -101,7 +156,10 @@ def restarts(position: WindmillPosition, rules: WindmillRules, *, prune: bool = 
     nothing: results/windmill-narrowed-twin.md.)  Why playouts: they
     win many deals that the searches leave unknown (results/windmill-playouts.md); a
     playout phase never proves anything, so every search phase is still complete and
-    the main search's exhaustion is still the only loss.
+    the main search's exhaustion is still the only loss.  Why the beam: it spreads its
+    effort over the turns of the stock, where the searches spend theirs below their
+    first choices, and wins many deals both leave unknown (results/windmill-beam.md);
+    like the playouts it proves nothing.
     """
     warm_up()
     searches: list[WindmillSearch] = []
@@ -115,13 +173,18 @@ def restarts(position: WindmillPosition, rules: WindmillRules, *, prune: bool = 
     if not playouts:
         return Restarts(search, lambda k: unit * luby(k + 1), join_after=0)
     warm_playouts()
+    kinds = 3 if beam else 2
+    bm = B.Beam(*encode(position, rules), rules_array(position, rules, True)) if beam else None
 
     def phase(k: int):
-        if k % 2 == 0:
-            return search(k // 2)
-        return WindmillPlayouts(position, rules, salt=k // 2, dfs=searches[0], slot=f"{slot}-playouts")
+        j = k // kinds
+        if k % kinds == 0:
+            return search(j)
+        if k % kinds == 1:
+            return WindmillPlayouts(position, rules, salt=j, dfs=searches[0], slot=f"{slot}-playouts")
+        return WindmillBeam(bm, searches[0])
 
-    return Restarts(phase, lambda k: unit * luby(k // 2 + 1), join_after=0)
+    return Restarts(phase, lambda k: unit * luby(k // kinds + 1), join_after=0)
 
 
 def warm_playouts() -> None:
