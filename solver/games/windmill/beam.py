@@ -279,10 +279,11 @@ class Beam:
 
 
 def search(root: np.ndarray, seq: np.ndarray, rules: np.ndarray, seconds: float,
-           widths: tuple[int, ...] = WIDTHS) -> tuple[np.ndarray | None, dict]:
-    """Beam steps until a win or ``seconds`` pass: (kernel moves of the win or None, counters)."""
+           widths: tuple[int, ...] = WIDTHS, positions: int | None = None) -> tuple[np.ndarray | None, dict]:
+    """Beam steps until a win, ``seconds`` pass or (if given) ``positions`` closure rows
+    were made: (kernel moves of the win or None, counters)."""
     deadline = time.monotonic() + seconds
     bm = Beam(root, seq, rules, widths)
-    while not bm.step() and time.monotonic() < deadline:
+    while not bm.step() and time.monotonic() < deadline and (positions is None or bm.nodes < positions):
         pass
     return bm.won, {"width": bm.width, "runs": bm.runs, "positions": bm.nodes, "best": bm.best_cards}
