@@ -162,3 +162,18 @@ def test_a_beam_phase_win_is_the_twins_win():
             got = twin.run(1 << 12)
         assert got == WON
         ref.verify_win(windmill_deal(55), rules, twin.line())
+
+
+def test_a_budget_in_positions_stops_the_beam_between_steps():
+    position, rules = windmill_deal(2), WindmillRules()
+    root, seq = encode(position, rules)
+    line, info = B.search(root, seq, rules_array(position, rules, True), 600, positions=30_000)
+    assert line is None and 30_000 <= info["positions"] < 30_000 + info["width"] * B.POOL_PER_ENTRY
+    assert info["cut_steps"] == 0
+
+
+def test_the_key_set_must_outsize_the_pool():
+    position, rules = windmill_deal(2), WindmillRules()
+    root, seq = encode(position, rules)
+    with pytest.raises(ValueError):
+        B.Beam(root, seq, rules_array(position, rules, True), pool_rows=1 << 12, hash_bits=12)

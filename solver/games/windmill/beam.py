@@ -47,7 +47,7 @@ POOL_PER_ENTRY = 96  # closure rows allotted per beam entry (a closure that outg
 @njit
 def _insert(hkeys, hstamp, stamp, key, mask):
     """Put key into the open-addressing set (stamp marks this step's slots); False if it
-    was there already or the set is full."""
+    was there already (or the set is full, which Beam's sizes rule out)."""
     h = key[0] ^ (key[1] * np.uint64(0x9E3779B97F4A7C15)) ^ (key[2] * np.uint64(0xC2B2AE3D27D4EB4F))
     h ^= h >> np.uint64(29)
     i = np.int64(h & np.uint64(mask))
@@ -210,6 +210,8 @@ class Beam:
 
     def __init__(self, root: np.ndarray, seq: np.ndarray, rules: np.ndarray, widths: tuple[int, ...] = WIDTHS,
                  pool_rows: int = 1 << 20, hash_bits: int = 22):
+        if (1 << hash_bits) < 2 * pool_rows:
+            raise ValueError("the key set must have at least twice the pool's rows")
         self.root, self.seq, self.r, self.widths = root, seq, rules, widths
         self.pool = np.zeros((pool_rows, K.SLEN), dtype=np.int8)
         self.parent = np.zeros(pool_rows, dtype=np.int64)
@@ -221,6 +223,7 @@ class Beam:
         self.stamp = 0
         self.runs = 0  # beam searches started
         self.nodes = 0  # positions made (closure rows), over all runs
+        self.cut = 0  # steps whose closure filled the pool or the key set (and was cut short)
         self.won: np.ndarray | None = None  # the won line's kernel moves
         self.best_cards = -1
         self.best_path = np.zeros(0, dtype=np.int64)
@@ -246,6 +249,7 @@ class Beam:
                 self.hkeys, self.hstamp, self.stamp, self.runs, self.out)
         n = int(self.out[0])
         self.nodes += n
+        self.cut += int(self.out[2])
         if self.out[1] >= 0:
             self.won = self._line(int(self.out[1]))
             return True
@@ -286,4 +290,5 @@ def search(root: np.ndarray, seq: np.ndarray, rules: np.ndarray, seconds: float,
     bm = Beam(root, seq, rules, widths)
     while not bm.step() and time.monotonic() < deadline and (positions is None or bm.nodes < positions):
         pass
-    return bm.won, {"width": bm.width, "runs": bm.runs, "positions": bm.nodes, "best": bm.best_cards}
+    return bm.won, {"width": bm.width, "runs": bm.runs, "positions": bm.nodes, "best": bm.best_cards,
+                    "cut_steps": bm.cut}
