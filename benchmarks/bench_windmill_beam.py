@@ -111,12 +111,9 @@ def main() -> None:
     ap.add_argument("--rows", type=Path, required=True)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
-    if args.seeds:
-        seeds = list(parse_seeds(args.seeds))
-    elif args.unknown_of:
-        seeds = unknown_seeds(args.unknown_of)
-    else:
+    if (args.seeds is None) == (args.unknown_of is None):
         raise SystemExit("give --seeds or --unknown-of")
+    seeds = list(parse_seeds(args.seeds)) if args.seeds else unknown_seeds(args.unknown_of)
     widths = tuple(int(x) for x in args.widths.split(","))
     done = {json.loads(t)["seed"]: json.loads(t) for t in args.rows.read_text().splitlines()} \
         if args.rows.exists() else {}
