@@ -40,8 +40,8 @@ RUNS = ROOT / "results" / "runs"
 
 # game: (stricter preset, its rows files, looser preset, its rows files; the last gets the new rows)
 PAIRS = {
-    "windmill": ("strict", ["windmill-strict-pysolfc-cap60-playouts-twin.jsonl"],
-                 "pysolfc", ["windmill-pysolfc-pysolfc-cap60-playouts-twin.jsonl"]),
+    "windmill": ("strict", ["windmill-strict-pysolfc-cap60-beam-twin.jsonl"],
+                 "pysolfc", ["windmill-pysolfc-pysolfc-cap60-beam-twin.jsonl"]),
     "great-wheel": ("pgs", ["great-wheel-pgs-pysolfc-cap60.jsonl", "great-wheel-pgs-pysolfc-cap60-twin-unknowns.jsonl",
                             "great-wheel-pgs-pysolfc-cap60-proof-unknowns.jsonl"],
                     "pysolfc", ["great-wheel-pysolfc-pysolfc-cap60.jsonl",

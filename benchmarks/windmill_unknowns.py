@@ -24,8 +24,8 @@ from bench_game import load  # noqa: E402
 from bench_report import ROOT, write_report  # noqa: E402
 
 RUNS = {
-    "pysolfc": "windmill-pysolfc-pysolfc-cap60-playouts-twin.jsonl",
-    "strict": "windmill-strict-pysolfc-cap60-playouts-twin.jsonl",
+    "pysolfc": "windmill-pysolfc-pysolfc-cap60-beam-twin.jsonl",
+    "strict": "windmill-strict-pysolfc-cap60-beam-twin.jsonl",
     "welford": "windmill-welford-pysolfc-cap60-playouts-twin.jsonl",
 }
 
