@@ -119,7 +119,7 @@ def test_the_twin_alternates_searches_and_playouts():
         assert twin.run(1000) is None and twin.phase == 2  # the beam (tests/test_windmill_beam.py)
         assert twin.run(1000) is None and isinstance(twin.current, WindmillSearch) and twin.phase == 3
         assert isinstance(restarts(windmill_deal(38), rules, beam=False).make_phase(2), WindmillSearch)
-        assert restarts(windmill_deal(38), rules, playouts=False).make_phase(1).proves_loss
+        assert restarts(windmill_deal(38), rules, playouts=False, beam=False).make_phase(1).proves_loss
 
 
 def test_the_playout_phases_win_a_deal_the_searches_leave_unknown():
@@ -134,7 +134,7 @@ def test_the_playout_phases_win_a_deal_the_searches_leave_unknown():
     position = windmill_deal(47)
     with tables(64):
         without = drive(WindmillSearch(position, rules, slot="tests"), Limits(max_nodes=400_000),
-                        twin=restarts(position, rules, playouts=False))
+                        twin=restarts(position, rules, playouts=False, beam=False))
     assert without.verdict == UNKNOWN
 
 

@@ -15,8 +15,10 @@ A run ends when its beam is empty (every candidate's stock ran out unwon); the n
 run takes the next width of ``WIDTHS`` (after the last, the first again) and a new salt
 for the score's tie-break, until the caller stops: a wider beam keeps what a narrower
 one dropped, a new salt keeps other positions of equal score.  Memory: the closure
-rows (``POOL_PER_ENTRY`` per entry, at most ``pool_rows``: ~230 MB at the default) and
-the key set (~130 MB), allocated lazily.
+rows (``POOL_PER_ENTRY`` per entry, at most ``pool_rows``: ~230 MB at the default), the
+key set (twice the rows in use, at most ~130 MB) and each run's segments (tens of MB
+at the widest), none of it counted in the table budget (engine/resources.py); pages are
+touched only as the widths need them.
 
 Soundness: every step is a kernel move (kernel.gen_moves, with its exact-key pruning
 only) applied by kernel.apply_move, so a found line is a legal line; the caller
@@ -142,6 +144,8 @@ def closure(beam, nb, seq, rules, pool, parent, pmove, score, hkeys, hstamp, sta
                 out[1] = n
                 return
             n += 1
+        if out[2] != 0:
+            break
         i += 1
     nseq = rules[R_NSEQ]
     turned = np.zeros(K.SLEN, dtype=np.int8)
@@ -244,14 +248,18 @@ class Beam:
             return True
         w = self.width
         cap = min(self.pool.shape[0], w * POOL_PER_ENTRY)
+        slots = min(self.hkeys.shape[0], 1 << (2 * cap - 1).bit_length())  # a set twice the pool, no more
         self.stamp += 1
         closure(self.beam, len(self.beam), self.seq, self.r, self.pool[:cap], self.parent, self.pmove, self.score,
-                self.hkeys, self.hstamp, self.stamp, self.runs, self.out)
+                self.hkeys[:slots], self.hstamp[:slots], self.stamp, self.runs, self.out)
         n = int(self.out[0])
         self.nodes += n
         self.cut += int(self.out[2])
         if self.out[1] >= 0:
+            row = self.pool[int(self.out[1])]
             self.won = self._line(int(self.out[1]))
+            self.best_cards = int(row[K.CLEN]) + int(row[K.KLEN0:K.KLEN0 + 4].astype(np.int64).sum())
+            self.best_path = self.won.copy()
             return True
         if self.out[4] > self.best_cards:
             self.best_cards = int(self.out[4])

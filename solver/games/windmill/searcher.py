@@ -89,9 +89,11 @@ class WindmillPlayouts(PlayoutSearch):
 class WindmillBeam:
     """A phase of the twin that runs the deal's one beam search (beam.py) on: every phase
     made with the same ``Beam`` goes on where the last one stopped, ``budget`` positions
-    at a time (a step is never cut, so a phase may overrun its budget by one step).  A
-    beam drops positions, so it never proves anything (``proves_loss`` False, no LOST);
-    its win's line is expanded like any kernel line and replayed by the caller."""
+    at a time.  A step is never cut, so a phase may overrun its budget by one step (at
+    most the beam's pool rows, about a second's work at the widest): a solve's node limit
+    or time limit can be passed by that much.  A beam drops positions, so it never proves
+    anything (``proves_loss`` False, no LOST); its win's line is expanded like any kernel
+    line and replayed by the caller."""
 
     proves_loss = False
     join_after = 0
@@ -100,7 +102,8 @@ class WindmillBeam:
 
     def __init__(self, bm: B.Beam, dfs: WindmillSearch):
         self.bm, self.dfs, self.base = bm, dfs, bm.nodes
-        self._expand = partial(expand, K.__name__, log_to_moves, (1, 0, 3), True, bm.root, (bm.seq,), bm.r)
+        self._expand = partial(expand, K.__name__, log_to_moves, WindmillSearch.LOG_SHAPE, WindmillSearch.EXACT_LOG,
+                               bm.root, (bm.seq,), bm.r)
 
     def start(self) -> str | None:
         return WON if self.bm.won is not None else None
@@ -141,12 +144,11 @@ def restarts(position: WindmillPosition, rules: WindmillRules, *, prune: bool = 
              playouts: bool = True, beam: bool = True) -> Restarts:
     """The twin of the main search (order 0, kept to the end): restarted searches with
     Luby budgets (``unit`` x 1, 1, 2, 1, 1, 2, 4, ...), search j in order (j + 1) mod 2
-    with score noise j (search 0 is plain order 1).  With ``playouts`` (the default)
-    each search is followed by a phase of randomized greedy playouts with the same budget
-    (``WindmillPlayouts``, salt j) and, with ``beam`` (the default), by a phase of the
-    deal's one beam search (``WindmillBeam``: each such phase goes on where the last
-    stopped): phase 3j is search j, 3j + 1 playouts, 3j + 2 the beam (without the beam
-    2j and 2j + 1).
+    with score noise j (search 0 is plain order 1).  Each search j is followed, with the
+    same budget, by a phase of randomized greedy playouts (``WindmillPlayouts``, salt j)
+    if ``playouts``, then by a phase of the deal's one beam search (``WindmillBeam``,
+    going on where the last beam phase stopped) if ``beam`` (both on by default): phase
+    k is the (k mod n)-th of the n kinds on, in round k div n.
 
     Why: the orders' run times are heavy-tailed, and restarts in shuffled orders win
     many deals that both plain orders leave unknown (docs/measurements.md).  Every
@@ -170,21 +172,42 @@ def restarts(position: WindmillPosition, rules: WindmillRules, *, prune: bool = 
         searches.append(s)
         return s
 
-    if not playouts:
-        return Restarts(search, lambda k: unit * luby(k + 1), join_after=0)
-    warm_playouts()
-    kinds = 3 if beam else 2
+    kinds = ["search"] + ["playouts"] * playouts + ["beam"] * beam
+    if playouts:
+        warm_playouts()
+    if beam:
+        warm_beam()
     bm = B.Beam(*encode(position, rules), rules_array(position, rules, True)) if beam else None
 
     def phase(k: int):
-        j = k // kinds
-        if k % kinds == 0:
+        j, kind = divmod(k, len(kinds))
+        if kinds[kind] == "search":
             return search(j)
-        if k % kinds == 1:
+        if kinds[kind] == "playouts":
             return WindmillPlayouts(position, rules, salt=j, dfs=searches[0], slot=f"{slot}-playouts")
         return WindmillBeam(bm, searches[0])
 
-    return Restarts(phase, lambda k: unit * luby(k // kinds + 1), join_after=0)
+    return Restarts(phase, lambda k: unit * luby(k // len(kinds) + 1), join_after=0)
+
+
+_beam_warm = False
+
+
+def warm_beam() -> None:
+    """Compile (or load from the cache) the beam's functions once per process (a tiny
+    deal's beam, to its win and its line), so that no solve's time includes it."""
+    global _beam_warm
+    if _beam_warm:
+        return
+    _beam_warm = True
+    from .deals import windmill_deal
+
+    position, rules = windmill_deal(1, ranks=2, cells=2), WindmillRules()
+    root, seq = encode(position, rules)
+    bm = B.Beam(root, seq, rules_array(position, rules, True), pool_rows=1 << 10, hash_bits=11)
+    for _ in range(64):
+        if bm.step():
+            break
 
 
 def warm_playouts() -> None:
