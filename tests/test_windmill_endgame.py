@@ -150,8 +150,11 @@ def test_solve_reports_the_counters_and_names_the_proof():
 
 
 def test_restarts_pass_the_endgame_setting_on():
+    def endgame(c: dict) -> dict:
+        return {k: v for k, v in c.items() if k.startswith("endgame_")}
+
     with tables(8):
         tw = restarts(windmill_deal(2), WindmillRules(), endgame=-1, unit=64)
-        c0 = tw.counters()
+        c0 = endgame(tw.counters())
         drive(tw, Limits(max_nodes=20_000))
-    assert tw.counters() == c0
+    assert len(c0) == 3 and endgame(tw.counters()) == c0

@@ -73,16 +73,17 @@ def test_the_narrowed_phase_fires_on_a_full_deal():
 
 def test_the_twin_never_narrows():
     """The twin's searches are all complete (the narrowed phase was measured and left
-    out): plain order 1 first, then order (j + 1) mod 2 with noise j; they are its even
-    phases, and every odd phase is playouts (tests/test_playouts.py)."""
+    out): plain order 1 first, then order (j + 1) mod 2 with noise j; they are phases 3j,
+    each followed by playouts (tests/test_playouts.py) and the beam (tests/test_windmill_beam.py)."""
     from solver.games.windmill import kernel as K
-    from solver.games.windmill.searcher import WindmillPlayouts, restarts
+    from solver.games.windmill.searcher import WindmillBeam, WindmillPlayouts, restarts
     with tables(4):
         twin = restarts(windmill_deal(1), WindmillRules())
-        phases = [twin.make_phase(k) for k in range(6)]
-    searches = phases[0::2]
+        phases = [twin.make_phase(k) for k in range(9)]
+    searches = phases[0::3]
     assert [int(s.r[K.R_NARROW]) for s in searches] == [0, 0, 0]
     assert [int(s.r[K.R_NOISE]) for s in searches] == [0, 1, 2]
     assert [int(s.r[K.R_ORDER]) for s in searches] == [1, 0, 1]
     assert all(s.proves_loss for s in searches)
-    assert all(isinstance(p, WindmillPlayouts) and not p.proves_loss for p in phases[1::2])
+    assert all(isinstance(p, WindmillPlayouts) and not p.proves_loss for p in phases[1::3])
+    assert all(isinstance(p, WindmillBeam) and not p.proves_loss for p in phases[2::3])
