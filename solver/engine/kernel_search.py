@@ -252,12 +252,13 @@ def warm_once(K: Any, label: str, make: Callable[[], KernelSearch]) -> None:
         _run_tiny(make()).tt.clear()
 
 
-def warm_playouts_once(K: Any, make: Callable[[], Any]) -> None:
-    """Compile (or load from the cache) kernel ``K``'s playouts once per process: run the
-    tiny playouts ``make()`` (solver/engine/playouts.py) as warm_once runs a search."""
-    if K.__name__ + ":playouts" in _warmed:
+def warm_phase_once(K: Any, phase: str, make: Callable[[], Any]) -> None:
+    """Compile (or load from the cache) the code of a twin's ``phase`` (its playouts, a
+    beam...) in kernel ``K``'s game once per process: run the tiny phase ``make()`` as
+    warm_once runs a search (start, a first slice, its line)."""
+    if f"{K.__name__}:{phase}" in _warmed:
         return
-    _warmed.add(K.__name__ + ":playouts")
+    _warmed.add(f"{K.__name__}:{phase}")
     with tables(WARM_MB):
         _run_tiny(make())
 

@@ -16,8 +16,8 @@ run takes the next width of ``WIDTHS`` (after the last, the first again) and a n
 for the score's tie-break, until the caller stops: a wider beam keeps what a narrower
 one dropped, a new salt keeps other positions of equal score.  Memory: the closure
 rows (``POOL_PER_ENTRY`` per entry, at most ``pool_rows``: ~230 MB at the default), the
-key set (twice the rows in use, at most ~130 MB) and each run's segments (tens of MB
-at the widest), none of it counted in the table budget (engine/resources.py); pages are
+key set (twice the rows in use, at most ~130 MB) and each run's segments (up to ~35 MB
+at width 65,536: seed 2's first widest run), none of it counted in the table budget (engine/resources.py); pages are
 touched only as the widths need them.
 
 Soundness: every step is a kernel move (kernel.gen_moves, with its exact-key pruning
@@ -66,6 +66,12 @@ def _insert(hkeys, hstamp, stamp, key, mask):
     return False
 
 
+@njit(inline="always")
+def _home(st):
+    """Cards on the foundations (the centre with its base Ace, and the king piles)."""
+    return np.int64(st[K.CLEN]) + st[K.KLEN0] + st[K.KLEN0 + 1] + st[K.KLEN0 + 2] + st[K.KLEN0 + 3]
+
+
 @njit
 def _score(st, seq, rules, key, salt):
     """How promising st is after a turn (higher is better; ordering only): the cards on
@@ -75,7 +81,6 @@ def _score(st, seq, rules, key, salt):
     (Two other scores, with the waste's neighbours in rank or the number of ranks the
     foundations take next, won nothing more: results/windmill-beam.md.)"""
     R = rules[R_RANKS]
-    home = np.int64(st[K.CLEN]) + st[K.KLEN0] + st[K.KLEN0 + 1] + st[K.KLEN0 + 2] + st[K.KLEN0 + 3]
     want = np.zeros(16, dtype=np.int64)
     want[np.int64(st[K.CLEN]) % R + 1] = 1
     for k in range(4):
@@ -95,7 +100,7 @@ def _score(st, seq, rules, key, salt):
                 if want[up] or (dn <= R and want[dn]):
                     near += 3 - d
                     break
-    v = (home * 256 + near * 4 - np.int64(st[K.WLEN])) * 256
+    v = (_home(st) * 256 + near * 4 - np.int64(st[K.WLEN])) * 256
     return v + noise(noise_base(salt, key[0] ^ key[2]), key[1])
 
 
@@ -104,7 +109,7 @@ def closure(beam, nb, seq, rules, pool, parent, pmove, score, hkeys, hstamp, sta
     """Step 1 and the scores of step 2 (module doc) for beam[:nb]: pool[:n] the closure,
     parent (index in pool, or -1 - b for beam entry b) and pmove the move that made each;
     score[i] the candidate's score, or NO_SCORE if its stock is empty.  out[0] = n,
-    out[1] = the won row's index or -1, out[2] = 1 if the pool or the set filled up,
+    out[1] = the won row's index or -1, out[2] = 1 if the pool filled up (the closure is cut there),
     out[3] = the row with the most cards on the foundations, out[4] = their number."""
     cap = pool.shape[0]
     mask = hkeys.shape[0] - 1
@@ -152,8 +157,7 @@ def closure(beam, nb, seq, rules, pool, parent, pmove, score, hkeys, hstamp, sta
     out[3] = 0
     out[4] = -1
     for j in range(n):
-        home = np.int64(pool[j, K.CLEN]) + pool[j, K.KLEN0] + pool[j, K.KLEN0 + 1] + pool[j, K.KLEN0 + 2] \
-            + pool[j, K.KLEN0 + 3]
+        home = _home(pool[j])
         if home > out[4]:
             out[3] = j
             out[4] = home
@@ -186,15 +190,15 @@ def segments(parent, pmove, sel):
         while parent[i] >= 0:
             total += 1
             i = parent[i]
-    root = np.zeros(sel.shape[0], dtype=np.int64)
-    start = np.zeros(sel.shape[0] + 1, dtype=np.int64)
-    seg = np.zeros(total, dtype=np.int64)
+    root = np.zeros(sel.shape[0], dtype=np.int32)  # entries and offsets of one step: below 2**31
+    start = np.zeros(sel.shape[0] + 1, dtype=np.int32)
+    seg = np.zeros(total, dtype=np.int16)  # kernel moves (MOVE_MASK: 8 bits)
     n = 0
     for x in range(sel.shape[0]):
         start[x] = n
         i = sel[x]
         while parent[i] >= 0:
-            seg[n] = pmove[i]
+            seg[n] = np.int16(pmove[i])
             n += 1
             i = parent[i]
         root[x] = -1 - parent[i]
@@ -227,7 +231,7 @@ class Beam:
         self.stamp = 0
         self.runs = 0  # beam searches started
         self.nodes = 0  # positions made (closure rows), over all runs
-        self.cut = 0  # steps whose closure filled the pool or the key set (and was cut short)
+        self.cut = 0  # steps whose closure filled the pool (and was cut short)
         self.won: np.ndarray | None = None  # the won line's kernel moves
         self.best_cards = -1
         self.best_path = np.zeros(0, dtype=np.int64)
@@ -256,9 +260,8 @@ class Beam:
         self.nodes += n
         self.cut += int(self.out[2])
         if self.out[1] >= 0:
-            row = self.pool[int(self.out[1])]
             self.won = self._line(int(self.out[1]))
-            self.best_cards = int(row[K.CLEN]) + int(row[K.KLEN0:K.KLEN0 + 4].astype(np.int64).sum())
+            self.best_cards = int(_home(self.pool[int(self.out[1])]))
             self.best_path = self.won.copy()
             return True
         if self.out[4] > self.best_cards:

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...engine.kernel_search import KernelSearch, Workspace, expand, perft as kernel_perft, \
     row_keys as kernel_row_keys, \
-    successor_rows as kernel_successor_rows, warm_once, warm_playouts_once
+    successor_rows as kernel_successor_rows, warm_once, warm_phase_once
 from ...engine.playouts import PlayoutSearch
 from ...engine.search import LazyLine, Progress, Restarts, luby
 from ...core.result import WON
@@ -100,7 +100,7 @@ class WindmillBeam:
     stored_states = 0  # no table
     tt = None
 
-    def __init__(self, bm: B.Beam, dfs: WindmillSearch):
+    def __init__(self, bm: B.Beam, dfs: WindmillSearch | None = None):
         self.bm, self.dfs, self.base = bm, dfs, bm.nodes
         self._expand = partial(expand, K.__name__, log_to_moves, WindmillSearch.LOG_SHAPE, WindmillSearch.EXACT_LOG,
                                bm.root, (bm.seq,), bm.r)
@@ -123,7 +123,9 @@ class WindmillBeam:
         return self.bm.nodes - self.base
 
     def line(self):
-        return self._expand(self.bm.won)
+        """The win once won; before, the line to the best position (as a playout's line is
+        its current playout)."""
+        return self._expand(self.bm.won if self.bm.won is not None else self.bm.best_path)
 
     def best_cards(self) -> int:
         return self.bm.best_cards
@@ -133,7 +135,7 @@ class WindmillBeam:
 
     def counters(self) -> dict[str, int]:
         return {"tt_dropped": 0, "beam_runs": self.bm.runs, "beam_positions": self.bm.nodes,
-                **_endgame_counters(self.dfs.ws)}
+                **(_endgame_counters(self.dfs.ws) if self.dfs is not None else {})}
 
 
 RESTART_UNIT = 1 << 16  # nodes per Luby unit of the twin's restarts
@@ -190,31 +192,25 @@ def restarts(position: WindmillPosition, rules: WindmillRules, *, prune: bool = 
     return Restarts(phase, lambda k: unit * luby(k // len(kinds) + 1), join_after=0)
 
 
-_beam_warm = False
-
-
 def warm_beam() -> None:
-    """Compile (or load from the cache) the beam's functions once per process (a tiny
-    deal's beam, to its win and its line), so that no solve's time includes it."""
-    global _beam_warm
-    if _beam_warm:
-        return
-    _beam_warm = True
+    """Compile (or load from the cache) the beam's functions once per process, so that no
+    solve's time includes it."""
     from .deals import windmill_deal
 
-    position, rules = windmill_deal(1, ranks=2, cells=2), WindmillRules()
-    root, seq = encode(position, rules)
-    bm = B.Beam(root, seq, rules_array(position, rules, True), pool_rows=1 << 10, hash_bits=11)
-    for _ in range(64):
-        if bm.step():
-            break
+    def tiny() -> WindmillBeam:  # won at its second step: closure, selection, turn and line all run
+        position, rules = windmill_deal(1, ranks=2, cells=1), WindmillRules()
+        root, seq = encode(position, rules)
+        return WindmillBeam(B.Beam(root, seq, rules_array(position, rules, True), pool_rows=1 << 10, hash_bits=11))
+
+    warm_phase_once(K, "beam", tiny)
 
 
 def warm_playouts() -> None:
     """Compile (or load from the cache) the kernel's playouts once per process."""
     from .deals import windmill_deal
 
-    warm_playouts_once(K, lambda: WindmillPlayouts(windmill_deal(1, ranks=2, cells=2), WindmillRules(), slot="warm"))
+    warm_phase_once(K, "playouts",
+                    lambda: WindmillPlayouts(windmill_deal(1, ranks=2, cells=2), WindmillRules(), slot="warm"))
 
 
 # ----------------------------------------------------------------- for tests

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.kernel_search import (KernelSearch, Workspace, perft as kernel_perft, successor_rows, warm_once,
-                                     warm_playouts_once)
+                                     warm_phase_once)
 from ...engine.playouts import PlayoutSearch
 from ...engine.resources import tables
 from ...engine.search import Limits, Restarts, drive, luby
@@ -102,7 +102,7 @@ def warm_playouts() -> None:
     """Compile (or load from the cache) the kernel's playouts once per process."""
     from .deals import welford_deal
 
-    warm_playouts_once(K, lambda: WelfordPlayouts(welford_deal(1, ranks=3, sails=2), slot="warm"))
+    warm_phase_once(K, "playouts", lambda: WelfordPlayouts(welford_deal(1, ranks=3, sails=2), slot="warm"))
 
 
 def successors(position: WelfordPosition, prune: bool = False) -> list[WelfordPosition]:
