@@ -6,8 +6,8 @@ solve`` does with ``--line short``); one CSV row per seed in
 results/runs/line-shortener-<label>.csv (resumable: seeds already there are skipped).
 ``report``: the medians and 90th percentiles of every such file, into the report.
 
-    nice -n 10 python benchmarks/bench_lines.py run klondike --label klondike-draw1 --won 200
-    nice -n 10 python benchmarks/bench_lines.py run klondike --draw 3 --label klondike-draw3 --won 100
+    nice -n 10 python benchmarks/bench_lines.py run klondike --label klondike-draw1-work30k --won 200
+    nice -n 10 python benchmarks/bench_lines.py run klondike --draw 3 --label klondike-draw3-work30k --won 200
     python benchmarks/bench_lines.py report --out results/line-shortener.md
 """
 
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from solver import api
-from solver.core.shorten import DEFAULT_NODES, DEFAULT_SECONDS, shortened
+from solver.core.shorten import DEFAULT_NODES, shortened
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_report import ROOT, project_args, write_report  # noqa: E402
@@ -29,7 +29,8 @@ from bench_report import ROOT, project_args, write_report  # noqa: E402
 RUNS = ROOT / "results" / "runs"
 PEER = RUNS / "line-shortener-klondike-solver-fast.csv"  # written by hand (see the report)
 FIELDS = ["seed", "verdict", "solve_seconds", "found", "short", "shorten_seconds", "shorten_nodes",
-          "contractions", "shortcuts", "verified"]
+          "contractions", "shortcuts", "verified", "budget"]
+OLD_BUDGET = "2 s or 200,000 nodes"  # rows without a budget: the wall-time shortener before issue 32
 
 
 def run(args: argparse.Namespace) -> None:
@@ -57,11 +58,11 @@ def run(args: argparse.Namespace) -> None:
             if r.won:
                 g, rules, position = api.make_deal(args.game, seed, **options)
                 t = time.perf_counter()
-                s = shortened(g, position, rules, r.moves, seconds=args.seconds, nodes=args.nodes)
+                s = shortened(g, position, rules, r.moves, nodes=args.nodes)
                 seconds = time.perf_counter() - t
                 row.update(found=len(r.moves), short=len(s.moves), shorten_seconds=f"{seconds:.3f}",
                            shorten_nodes=s.nodes, contractions=s.contractions, shortcuts=s.shortcuts,
-                           verified=s.verified)
+                           verified=s.verified, budget=f"{args.nodes} units")
                 won += 1
                 print(f"{args.label} {seed}: {len(r.moves)} -> {len(s.moves)} in {seconds:.2f} s", flush=True)
             out.writerow(row)
@@ -74,9 +75,16 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, max(0, round(q * len(values) + 0.5) - 1))]
 
 
-def _peer() -> list[str]:
+def _peers() -> list[str]:
+    """Klondike-Solver beside each of our draw-1 runs (the 2 s shortener's, the work budget's)."""
+    out = []
+    for label in ("klondike-draw1", f"klondike-draw1-work{DEFAULT_NODES // 1000}k"):
+        out += _peer(RUNS / f"line-shortener-{label}.csv")
+    return out
+
+
+def _peer(ours_path: Path) -> list[str]:
     """Klondike-Solver's /FAST lines beside ours, on the draw-1 seeds both won (PEER)."""
-    ours_path = RUNS / "line-shortener-klondike-draw1.csv"
     if not PEER.exists() or not ours_path.exists():
         return []
     peer = {int(r["seed"]): int(r["moves"]) for r in csv.DictReader(PEER.open()) if r["result"] == "won"}
@@ -88,7 +96,8 @@ def _peer() -> list[str]:
     short = [int(ours[s]["short"]) for s in both]
     theirs = [peer[s] for s in both]
     tried = max(int(r["seed"]) for r in csv.DictReader(PEER.open()))
-    return ["", f"Klondike-Solver (ShootMe, /FAST, its normalized move count) on draw-1 seeds 1..{tried}: "
+    return ["", f"Klondike-Solver (ShootMe, /FAST, its normalized move count) on draw-1 seeds 1..{tried}, "
+            f"against {ours_path.stem.removeprefix('line-shortener-')}: "
             f"{len(peer)} won; on the {len(both)} seeds both won, median moves: theirs {statistics.median(theirs):g}, "
             f"ours as found {statistics.median(found):g}, ours shortened {statistics.median(short):g} "
             f"(p90: {_pct(theirs, 0.9)} / {_pct(found, 0.9)} / {_pct(short, 0.9)}); ours shorter than theirs on "
@@ -97,7 +106,7 @@ def _peer() -> list[str]:
 
 def report(args: argparse.Namespace) -> None:
     lines = ["| deals (label) | won lines | median found -> short | p90 found -> short | mean saved | "
-             "shortening time median / p90 / max | verified |", "|---|---|---|---|---|---|---|"]
+             "shortening time median / p90 / max | verified | budget |", "|---|---|---|---|---|---|---|---|"]
     for path in sorted(RUNS.glob("line-shortener-*.csv")):
         if path == PEER:
             continue
@@ -113,12 +122,13 @@ def report(args: argparse.Namespace) -> None:
                      f"{statistics.median(short):g} | {_pct(found, 0.9)} -> {_pct(short, 0.9)} | "
                      f"{statistics.mean(f - s for f, s in zip(found, short)):.1f} | "
                      f"{statistics.median(secs):.2f} / {_pct(secs, 0.9):.2f} / {max(secs):.2f} s | "
-                     f"{all(r['verified'] == 'True' for r in rows)} |")
-    lines += _peer()
+                     f"{all(r['verified'] == 'True' for r in rows)} | {rows[0].get('budget') or OLD_BUDGET} |")
+    lines += _peers()
     command = "python benchmarks/bench_lines.py " + " ".join(project_args(sys.argv[1:]))
     text = (f"# Winning lines: as found vs shortened (issue 24)\n\nCommand: `{command}` (after the `run` "
             f"commands in benchmarks/bench_lines.py's docstring); rows in results/runs/line-shortener-*.csv.  \n"
-            f"Budget per line: the default, {DEFAULT_SECONDS:g} s and {DEFAULT_NODES:,} nodes. "
+            f"Budget per line: the column says (the default is {DEFAULT_NODES:,} units of work; the rows of "
+            f"{OLD_BUDGET} are the wall-time shortener before issue 32). "
             f"Lengths count moves (a draw is one move).\n\n" + "\n".join(lines) + "\n")
     write_report(Path(args.out), text, "benchmarks/bench_lines.py")
 
@@ -135,8 +145,7 @@ def main() -> None:
     r.add_argument("--rules")
     r.add_argument("--cap", type=float, default=5.0, help="solve cap per deal (seconds)")
     r.add_argument("--cap-nodes", type=int, default=2_000_000, help="solve cap per deal (nodes)")
-    r.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, help="shortening budget (seconds)")
-    r.add_argument("--nodes", type=int, default=DEFAULT_NODES, help="shortening budget (nodes)")
+    r.add_argument("--nodes", type=int, default=DEFAULT_NODES, help="shortening budget (units of work)")
     q = sub.add_parser("report")
     q.add_argument("--out", default=str(ROOT / "results" / "line-shortener.md"))
     args = p.parse_args()

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -22,7 +21,7 @@ from .core.numbering import PYSOLFC
 from .core.result import WON, BestProgress, SolveResult, VerificationError
 from .engine.resources import DEFAULT_TT_MB, tables
 from .engine.search import Limits, Status, StopFlag, drive
-from .core.shorten import DEFAULT_NODES, DEFAULT_SECONDS, shortened
+from .core.shorten import DEFAULT_NODES, shortened
 
 LINE_MODES = ("fast", "short")  # solve(line=...): the line as found (loops cut), or shortened
 
@@ -148,7 +147,7 @@ def _counters(*searches) -> dict[str, int]:
 def solve(game: str | None = None, seed: int | None = None, *, numbering: str = PYSOLFC, deal: Any = None,
           dealt: tuple | None = None, max_nodes: int | None = None, timeout: float | None = None, tt_mb: float = DEFAULT_TT_MB,
           stop: StopFlag | None = None, progress: Callable[[Status], None] | None = None,
-          line: str = "fast", line_seconds: float | None = DEFAULT_SECONDS, line_nodes: int | None = DEFAULT_NODES,
+          line: str = "fast", line_nodes: int | None = DEFAULT_NODES,
           **options: Any) -> SolveResult:
     """Decide one deal: won (with a replayed line), lost (space exhausted) or unknown.
 
@@ -162,11 +161,11 @@ def solve(game: str | None = None, seed: int | None = None, *, numbering: str = 
     ``progress`` (optional) is called after every slice of the search with a
     ``search.Status`` (nodes, stored positions, seconds, best cards so far).
     ``line``: "fast" reports the search's line with its loops cut; "short" then rewrites
-    it shorter (shorten.shortened) within ``line_seconds`` and ``line_nodes`` and never
-    past ``timeout`` (the rewrite is replayed to the win, else the fast line stays).
+    it shorter (shorten.shortened) within ``line_nodes`` units of work (never seconds: the
+    line depends on the deal and the options alone; the rewrite is replayed to the win,
+    else the fast line stays).
     """
     check_line_mode(line)
-    started = time.perf_counter()
     limits = Limits(max_nodes=max_nodes, timeout=timeout)
     if dealt is None:
         g, rules, position = make_deal(game, seed, numbering=numbering, deal=deal, **options)
@@ -208,22 +207,11 @@ def solve(game: str | None = None, seed: int | None = None, *, numbering: str = 
         result.moves_found = len(out.line)
         result.line_found_length = len(clean)
         if line == "short":
-            clean = _shortened(g, position, rules, clean, line_seconds, line_nodes,
-                               None if timeout is None else timeout - (time.perf_counter() - started))
+            if line_nodes != 0:
+                clean = shortened(g, position, rules, clean, nodes=line_nodes).moves
         result.moves = clean
         result.verified = True
     return result
-
-
-def _shortened(g: Any, position: Any, rules: Any, moves: list, seconds: float | None, nodes: int | None,
-               left: float | None) -> list:
-    """The line shortened within its budget and the solve's time left (``left``; None:
-    no timeout); replayed to the win by shorten.shortened, else ``moves`` as given."""
-    if left is not None:
-        seconds = left if seconds is None else min(seconds, left)
-    if (seconds is not None and seconds <= 0) or nodes == 0:
-        return moves
-    return shortened(g, position, rules, moves, seconds=seconds, nodes=nodes).moves
 
 
 def _verify(g: Any, position: Any, rules: Any, line: list, what: str) -> None:

@@ -334,3 +334,49 @@ def solver_json(game: str, seed: str) -> dict:
     r = patience_here("solve", game, seed, "--json", *TT)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
+
+
+# ------------------------------------------------------------------ numbers as a person types them (issue 32)
+
+@pytest.mark.parametrize("args, words", [
+    (["solve", "klondike", "1_0"], ["invalid seed", "'1_0'", "not a whole number"]),
+    (["solve", "klondike", "+5"], ["invalid seed", "'+5'"]),
+    (["solve", "klondike", "\u0663"], ["invalid seed", "not a whole number"]),  # an Arabic-Indic 3
+    (["deal", "klondike", "1_0"], ["invalid seed"]),
+    (["solve", "klondike", "1", "--passes", "inf"], ["--passes", "'inf'"]),
+    (["solve", "klondike", "1", "--draw", "1_0"], ["--draw", "not a whole number"]),
+    (["solve", "klondike", "1", "--max-nodes", "+5"], ["--max-nodes", "not a whole number"]),
+    (["batch", "klondike", "--seeds", "1", "--workers", "\u0663"], ["--workers", "not a whole number"]),
+    (["solve", "klondike", "9" * 5000], ["invalid seed", "5000 characters", "too large"]),
+    (["batch", "klondike", "--seeds", "1-" + "9" * 5000], ["invalid seed", "5000 characters", "larger than"]),
+])
+def test_numbers_are_ascii_digits_and_every_refusal_fits_a_line(args, words, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    line = one_line_error(patience_here(*args, *(TT if args[0] != "deal" else ())))
+    for w in words:
+        assert w in line, line
+    assert len(line) < 200 and "set_int_max_str_digits" not in line
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d.update(seed=10**40), ['"seed" must be a whole number', "41 characters"]),
+    (lambda d: d.update(redeals=int("7" * 5000)), ["too many digits"]),
+])
+def test_deal_file_numbers_out_of_range_are_one_line(change, words, tmp_path):
+    import sys
+
+    obj = _deal_json("klondike", "3")
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # so that the test can write a 5000-digit number
+    try:
+        change(obj)
+        text = json.dumps(obj)
+    finally:
+        sys.set_int_max_str_digits(old)
+    path = tmp_path / "d.json"
+    path.write_text(text)
+    line = one_line_error(patience_here("solve", "klondike", "--deal", str(path), *TT))
+    for w in words:
+        assert w in line, line
+    assert len(line) < 200 + len(str(path))

@@ -173,3 +173,28 @@ def test_the_verdict_line_prints_the_adapters_words(capsys):
         line = next(t for t in capsys.readouterr().out.splitlines() if t.startswith("verdict:"))
         assert line == f"verdict: lost ({g.proofs[label]})"
     assert get_game("windmill").search_proofs == {"endgame_lost": "search+endgame"}
+
+
+@pytest.mark.parametrize("name, preset", VARIANTS)
+def test_candidate_moves_hold_every_legal_move(name, preset):
+    """``candidate_moves`` (what the line shortener tries) is a superset of
+    ``legal_moves``, in its order: along random walks, the candidates that apply_move
+    takes are exactly the legal moves."""
+    import random
+
+    rng = random.Random(7)
+    for seed in (1, 2, 3):
+        g, rules, position = api.make_deal(name, seed, **({"rules": preset} if preset else {}))
+        for _ in range(60):
+            legal = g.legal_moves(position, rules)
+            taken = []
+            for m in g.candidate_moves(position, rules):
+                try:
+                    g.apply_move(position, rules, m)
+                except ValueError:
+                    continue
+                taken.append(m)
+            assert taken == legal, (name, preset, seed)
+            if not legal:
+                break
+            position = g.apply_move(position, rules, rng.choice(legal))

@@ -1,7 +1,7 @@
 """Lines a person can follow (solver/core/shorten.py, issue 24): shortened lines replay, are
 never longer, and lose the detours the search left in them; a bad rewrite never escapes.
 
-Budgets here are node budgets (seconds=None), so every run makes the same line."""
+Budgets count work, never seconds, so every run makes the same line."""
 
 from __future__ import annotations
 
@@ -34,14 +34,14 @@ def _off_foundations(moves):
 @pytest.mark.parametrize("game, seed, options", CASES)
 def test_shortened_lines_replay_and_are_never_longer(game, seed, options):
     g, rules, position, moves = _fast(game, seed, **options)
-    s = shorten.shortened(g, position, rules, moves, seconds=None, nodes=NODES)
+    s = shorten.shortened(g, position, rules, moves, nodes=NODES)
     assert s.verified and len(s.moves) <= len(moves)
     g.verify(position, rules, s.moves)
 
 
 def test_beleaguered_castle_5_gets_much_shorter():
     g, rules, position, moves = _fast("beleaguered-castle", 5)
-    s = shorten.shortened(g, position, rules, moves, seconds=None, nodes=NODES)
+    s = shorten.shortened(g, position, rules, moves, nodes=NODES)
     assert len(moves) > 900 and len(s.moves) < 250  # the 6D no longer wanders
     assert s.contractions > 0
 
@@ -50,7 +50,7 @@ def test_klondike_15_loses_its_foundation_detours():
     g, rules, position, moves = _fast("klondike", 15)
     down = _off_foundations(moves)
     assert len(down) > len(set(down))  # as found: the same cards come down again and again
-    s = shorten.shortened(g, position, rules, moves, seconds=None, nodes=NODES)
+    s = shorten.shortened(g, position, rules, moves, nodes=NODES)
     short_down = _off_foundations(s.moves)
     assert len(short_down) == len(set(short_down)) and len(short_down) < len(down) // 2
     assert len(s.moves) < len(moves) - 40 and s.stock_saved > 0  # the stock re-planned
@@ -84,18 +84,18 @@ def _contracted(game, seed):
     """A won line with every contraction made (so what contracts next is planted)."""
     g, rules, position, moves = _fast(game, seed)
     line = _line(g, rules, position, moves)
-    while shorten._contractions(g, rules, line, shorten.Budget(None, None)):
+    while shorten._contractions(g, rules, line, shorten.Budget(None)):
         pass
     return g, rules, position, line.moves
 
 
 def test_a_contraction_fires():
     g, rules, position, moves = _contracted("beleaguered-castle", 5)
-    assert shorten._contractions(g, rules, _line(g, rules, position, moves), shorten.Budget(None, None)) == 0
+    assert shorten._contractions(g, rules, _line(g, rules, position, moves), shorten.Budget(None)) == 0
     planted = _detour(g, rules, position, moves)
     g.verify(position, rules, planted)
     line = _line(g, rules, position, planted)
-    budget = shorten.Budget(NODES, None)
+    budget = shorten.Budget(NODES)
     assert shorten._contractions(g, rules, line, budget) >= 1
     assert len(line.moves) <= len(moves)
     g.verify(position, rules, line.moves)
@@ -105,7 +105,7 @@ def test_a_shortcut_fires():
     g, rules, position, moves = _contracted("beleaguered-castle", 5)
     planted = _detour(g, rules, position, moves)
     line = _line(g, rules, position, planted)
-    assert shorten._shortcuts(g, rules, line, 1, shorten.Budget(NODES, None)) >= 1  # A -> B in one move
+    assert shorten._shortcuts(g, rules, line, 1, shorten.Budget(NODES)) >= 1  # A -> B in one move
     assert len(line.moves) <= len(moves)
     g.verify(position, rules, line.moves)
 
@@ -120,26 +120,26 @@ def test_a_corrupted_splice_is_rejected(monkeypatch):
             self.moves[i] = Move(new[0].dst, new[0].src, new[0].card, new[0].count)
     monkeypatch.setattr(shorten._Line, "splice", corrupt)
     with pytest.raises(ValueError):  # the rewritten line does not replay
-        bad = shorten.shorten(g, position, rules, moves, seconds=None, nodes=NODES)
+        bad = shorten.shorten(g, position, rules, moves, nodes=NODES)
         g.verify(position, rules, bad.moves)
-    s = shorten.shortened(g, position, rules, moves, seconds=None, nodes=NODES)
+    s = shorten.shortened(g, position, rules, moves, nodes=NODES)
     assert not s.verified and s.moves == moves
-    r = api.solve("beleaguered-castle", 5, tt_mb=TT, line="short", line_seconds=None, line_nodes=NODES)
+    r = api.solve("beleaguered-castle", 5, tt_mb=TT, line="short", line_nodes=NODES)
     assert r.won and r.verified and r.moves == moves and r.line_found_length == len(moves)
 
 
 def test_the_node_budget_is_kept():
     g, rules, position, moves = _fast("klondike", 15)
     for nodes in (0, 1, 500, 5000):
-        s = shorten.shortened(g, position, rules, moves, seconds=None, nodes=nodes)
+        s = shorten.shortened(g, position, rules, moves, nodes=nodes)
         assert s.nodes <= nodes + 1 and len(s.moves) <= len(moves)
-    assert shorten.shortened(g, position, rules, moves, seconds=None, nodes=0).moves == moves
+    assert shorten.shortened(g, position, rules, moves, nodes=0).moves == moves
 
 
 def test_api_line_modes():
     fast = api.solve("klondike", 15, tt_mb=TT)  # the library default: the line as found
     assert fast.line == "fast" and fast.line_found_length == len(fast.moves)
-    short = api.solve("klondike", 15, tt_mb=TT, line="short", line_seconds=None, line_nodes=NODES)
+    short = api.solve("klondike", 15, tt_mb=TT, line="short", line_nodes=NODES)
     assert short.line == "short" and short.line_found_length == len(fast.moves) > len(short.moves)
     assert short.to_json()["line"] == "short" and short.to_json()["line_found_length"] == len(fast.moves)
     with pytest.raises(ValueError, match="line mode"):

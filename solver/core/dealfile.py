@@ -19,6 +19,8 @@ from .errors import OptionError
 from .cards import RANKS, SUIT_NAMES, Card, CardError, parse_card_token
 from .numbering import PYSOLFC, SOLVITAIRE
 from .outputs import check_output, write_text
+from .seeds import MAX_SEED
+from .wholes import shown
 
 P = TypeVar("P")
 
@@ -90,9 +92,9 @@ def check_object(obj: object, keys: tuple[str, ...], numberings: tuple[str, ...]
     seed = obj.get("seed")
     if seed is not None:
         low = 0 if numbering == "solvitaire" else 1  # PySolFC has no game 0
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < low:
-            raise DealFileError(f"\"seed\" must be a whole number from {low} (the deal's number), "
-                                f"not {json.dumps(seed)}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not low <= seed <= MAX_SEED:
+            raise DealFileError(f"\"seed\" must be a whole number from {low} to {MAX_SEED} (the deal's number), "
+                                f"not {shown(json.dumps(seed))}")
     return obj
 
 
@@ -140,6 +142,8 @@ def read_json(path: str | Path) -> Any:
         raise DealFileError(f"{name}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
     except RecursionError:
         raise DealFileError(f"{name}: JSON nested too deeply to be a deal file") from None
+    except ValueError:  # Python's limit on the digits of an int (4,300), not a JSON error
+        raise DealFileError(f"{name}: a number in the file has too many digits to be part of a deal") from None
 
 
 def validated(position: P, error: type[Exception]) -> P:

@@ -5,14 +5,17 @@ Nothing a command reads, and no results database, is ever written over:
 - ``check_output(path, inputs)`` refuses, before the work starts, an output that is
   the same file as one of the inputs (same resolved path, or the same inode through a
   symbolic or hard link), an existing SQLite database (whatever its name), a folder,
-  a file that may not be written, or a place whose folder is missing or refuses a
-  new file (tried by creating and removing one: permission bits say nothing to root,
-  and nothing about a file system such as /proc);
+  a file that may not be written, a side file of an SQLite database (``-wal``,
+  ``-shm``, ``-journal``), a block device or socket, or a place whose folder is
+  missing or refuses a new file (tried by creating and removing one: permission bits
+  say nothing to root, and nothing about a file system such as /proc);
 - ``check_output_folder(path, inputs)`` does the same for a folder that a command
   fills with files (``patience report --out DIR``);
 - ``atomic_open(path)`` writes to a new file beside ``path`` and renames it into place
   only once everything is written, so an interrupted or failed write leaves the old
-  file as it was and no partial one.
+  file as it was and no partial one.  A character device (``/dev/null``, a terminal) or
+  a FIFO is written into, never replaced: renaming over it would put a regular file
+  where the device was (as root, in /dev).
 
 ``-`` means standard output: it passes every check and ``output_file`` writes it directly.
 """
@@ -59,6 +62,41 @@ def same_file(a: PathLike, b: PathLike) -> bool:
         return False
 
 
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")  # what SQLite keeps beside a database
+
+
+def _streams_into(path: PathLike) -> bool:
+    """True if ``path`` exists (links followed) and is a character device or a FIFO:
+    written into as it is, never replaced by a file."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
+def _refuse_special(path: PathLike) -> None:
+    """An existing target that is neither a regular file, a folder (refused elsewhere),
+    a character device nor a FIFO (a block device, a socket) is refused."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        kind = "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file"
+        raise OutputError(f"refusing to write {str(path)!r}: it is {kind}")
+
+
+def _refuse_side_file(path: PathLike) -> None:
+    """``NAME-wal``, ``NAME-shm`` or ``NAME-journal`` beside an SQLite database ``NAME``
+    (or existing): SQLite's own file, which writing would corrupt or SQLite would eat."""
+    text = str(path)
+    for suffix in SQLITE_SIDE_FILES:
+        if text.endswith(suffix) and (is_sqlite_database(text[:-len(suffix)]) or os.path.exists(text)):
+            raise OutputError(f"refusing to write {text!r}: it is a file SQLite keeps beside the database "
+                              f"{text[:-len(suffix)]!r}")
+
+
 def _inputs(inputs: Iterable[PathLike | None]) -> list[PathLike]:
     return [p for p in inputs if p is not None and str(p) != STDOUT]
 
@@ -93,14 +131,23 @@ def check_output(path: PathLike, inputs: Iterable[PathLike | None] = (), stdout:
     ``inputs`` are the files the command reads (None and ``-`` are skipped); ``stdout``
     False: ``-`` is a file of that name, as for an output that never goes to standard
     output.  Call it before the work starts, so that a long search never ends in a refusal."""
-    if stdout and str(path) == STDOUT:
-        return
+    if str(path) == STDOUT:
+        if stdout:
+            return
+        raise OutputError("'-' (standard output) is not an output here: name a file")
+    if not str(path):
+        raise OutputError("an empty file name: name a file")
     _refuse_precious(path, _inputs(inputs))
+    _refuse_side_file(path)
     real = os.path.realpath(path)
     if os.path.isdir(real):
         raise OutputError(f"cannot write {str(path)!r}: it is a folder")
+    _refuse_special(real)
     if os.path.exists(real) and not os.access(real, os.W_OK):
         raise OutputError(f"cannot write {str(path)!r}: the file is read-only")
+    if _streams_into(real):
+        return  # written into, no file made beside it
+    _refuse_side_file(real)
     _probe_folder(os.path.dirname(real), str(path))
 
 
@@ -142,6 +189,13 @@ def atomic_open(path: PathLike, mode: str = "w", encoding: str | None = "utf-8",
     if "w" not in mode or "+" in mode:
         raise ValueError(f"atomic_open writes a whole new file: mode 'w' or 'wb', not {mode!r}")
     target = os.path.realpath(path)
+    if _streams_into(target):  # a device or a FIFO: written into, never replaced
+        binary = "b" in mode
+        with open(target, "wb" if binary else "w", encoding=None if binary else encoding,
+                  newline=None if binary else newline) as f:
+            yield f
+        return
+    _refuse_special(target)
     folder, name = os.path.split(target)
     keep_mode = _new_file_mode(target)
     while True:
@@ -173,12 +227,6 @@ def write_text(path: PathLike, text: str, encoding: str = "utf-8") -> None:
     """Write ``text`` to ``path`` atomically (see ``atomic_open``)."""
     with atomic_open(path, "w", encoding=encoding) as f:
         f.write(text)
-
-
-def write_bytes(path: PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (see ``atomic_open``)."""
-    with atomic_open(path, "wb") as f:
-        f.write(data)
 
 
 @contextmanager

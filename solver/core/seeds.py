@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from .wholes import shown
+
 _ITEM = re.compile(r"[ \t]*([0-9]+)[ \t]*(?:-[ \t]*([0-9]+)[ \t]*)?")
 
 MAX_SEED = 2**63 - 1  # the database stores seeds as SQLite integers
@@ -96,6 +98,14 @@ def _check(seed: int, text: str) -> int:
     return seed
 
 
+def _number(digits: str) -> int:
+    """A seed written in ASCII digits (the pattern's), refused before ``int`` when it has
+    more digits than MAX_SEED (Python's own error past 4,300 digits is not a message)."""
+    if len(digits) > len(str(MAX_SEED)):
+        raise SeedSpecError(f"invalid seed {shown(digits)}: larger than {MAX_SEED}")
+    return _check(int(digits), digits)
+
+
 def _parse_ranges(text: str) -> list[tuple[int, int]]:
     if not isinstance(text, str) or not text.strip():
         raise SeedSpecError("empty seed spec: expected e.g. 5, 1-1000 or 1-10,20-30")
@@ -107,8 +117,8 @@ def _parse_ranges(text: str) -> list[tuple[int, int]]:
             raise SeedSpecError(
                 f"invalid seed spec {text.strip()!r}: bad item {shown!r} (expected N or A-B, e.g. 1-10,20-30)"
             )
-        a = _check(int(m.group(1)), m.group(1))
-        b = a if m.group(2) is None else _check(int(m.group(2)), m.group(2))
+        a = _number(m.group(1))
+        b = a if m.group(2) is None else _number(m.group(2))
         if b < a:
             raise SeedSpecError(f"invalid seed spec {text.strip()!r}: range {a}-{b} runs backwards")
         ranges.append((a, b))

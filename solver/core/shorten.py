@@ -2,7 +2,7 @@
 
 A search finds *a* win, not a short one: a card wanders from pile to pile, or five moves
 do what one move does.  ``shorten`` rewrites a won line on the game's reference engine
-(``legal_moves`` and ``apply_move`` of the game protocol), within a budget:
+(``candidate_moves`` and ``apply_move`` of the game protocol), within a budget of work:
 
 1. contractions: a card moved A -> B and later B -> C, by the next move that names it,
    becomes one move A -> C (no move at all when C is A), played either where the first
@@ -28,22 +28,23 @@ rest of the line in the reference engine and is kept only if it ends in a won po
 and falls back to the line it was given if that replay fails, so a fault here costs
 length, never a bad line.
 
-The budget (nodes: every ``apply_move`` tried in a rewrite; seconds of wall time, from
-the first replay of the line on) stops the work at any point with a valid line: each
-rewrite is complete before the next starts.
+The budget counts work, never time, so that the line is a function of the deal and the
+options alone: one unit per move replayed or tried (``apply_move``, legal or not) and per
+list of candidate moves made.  It stops the work at any point with a valid line: each
+rewrite is complete before the next starts.  The cheap rewrites come first in each round
+(contractions, the stock, shortcuts of depth 1, 2, ...), so a small budget buys the most
+moves saved per unit.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
 from .lines import without_cycles
 from .moves import Move
 
-DEFAULT_SECONDS = 2.0  # wall-time budget of one shortening (api.solve's line_seconds)
-DEFAULT_NODES = 200_000  # positions the shortener may make (api.solve's line_nodes)
+DEFAULT_NODES = 30_000  # units of work of one shortening (api.solve's line_nodes; results/line-shortener.md)
 MAX_DEPTH = 4  # longest shortcut searched
 CONTRACT_WINDOW = 100  # moves looked ahead for a card's next move
 STOCK_RUN = 100  # most stock actions put in before one card move
@@ -52,18 +53,13 @@ SHORTCUT_WINDOW = 40  # a shortcut from positions[i] moves only what moves[i:i +
 
 @dataclass
 class Budget:
-    """Nodes and wall time left; ``out()`` once either is spent (None: unlimited)."""
+    """Units of work left (module docstring); ``out()`` once they are spent (None: unlimited)."""
 
     nodes: int | None = DEFAULT_NODES
-    seconds: float | None = DEFAULT_SECONDS
     used: int = 0
 
-    def __post_init__(self) -> None:
-        self.deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-
     def out(self) -> bool:
-        return ((self.nodes is not None and self.used >= self.nodes)
-                or (self.deadline is not None and time.perf_counter() >= self.deadline))
+        return self.nodes is not None and self.used >= self.nodes
 
 
 @dataclass
@@ -75,7 +71,6 @@ class Shortening:
     shortcuts: int = 0
     stock_saved: int = 0  # moves saved by re-planning the stock (_stock_pass)
     nodes: int = 0
-    seconds: float = 0.0
     verified: bool = True  # False: the rewrite failed replay and ``moves`` is the line as given
 
 
@@ -270,13 +265,19 @@ def _shortcut(game: Any, rules: Any, line: _Line, i: int, depth: int,
     for d in range(1, depth + 1):
         deeper = []
         for node, path, after in frontier:
-            for m in game.legal_moves(node, rules):
+            if budget.out():
+                return best
+            budget.used += 1  # the candidate list
+            for m in game.candidate_moves(node, rules):
                 if (m.card not in cards) if m.card is not None else ((m.src, m.dst) not in cardless):
                     continue
                 if budget.out():
                     return best
-                child = game.apply_move(node, rules, m)
                 budget.used += 1
+                try:
+                    child = game.apply_move(node, rules, m)
+                except ValueError:  # IllegalMove: a candidate, not a legal move
+                    continue
                 key = child.key()
                 if key in seen:
                     continue
@@ -304,18 +305,18 @@ def _shortcuts(game: Any, rules: Any, line: _Line, depth: int, budget: Budget) -
     return made
 
 
-def shorten(game: Any, position: Any, rules: Any, moves: list[Move], *, seconds: float | None = DEFAULT_SECONDS,
+def shorten(game: Any, position: Any, rules: Any, moves: list[Move], *,
             nodes: int | None = DEFAULT_NODES, max_depth: int = MAX_DEPTH) -> Shortening:
     """``moves`` (a line from ``position``) rewritten shorter within the budget; not yet
     verified to win (``shortened`` does that).  Raises ValueError if ``moves`` do not replay."""
-    t = time.perf_counter()
-    budget = Budget(nodes, seconds)
+    budget = Budget(nodes)
     out = Shortening(list(moves))
     after = []
-    for n, p in enumerate(game.positions(position, rules, moves)):  # a long line may take the budget
+    for p in game.positions(position, rules, moves):  # a long line may take the budget
         after.append(p)
-        if n % 256 == 0 and budget.out():
-            out.seconds = time.perf_counter() - t
+        budget.used += 1
+        if budget.out():
+            out.nodes = budget.used
             return out
     line = _Line(position, moves, after)
     changed = True
@@ -335,16 +336,16 @@ def shorten(game: Any, position: Any, rules: Any, moves: list[Move], *, seconds:
             changed = changed or n > 0
     if out.contractions or out.shortcuts or out.stock_saved:
         out.moves = without_cycles(game, position, rules, line.moves)
-    out.nodes, out.seconds = budget.used, time.perf_counter() - t
+    out.nodes = budget.used
     return out
 
 
-def shortened(game: Any, position: Any, rules: Any, moves: list[Move], *, seconds: float | None = DEFAULT_SECONDS,
+def shortened(game: Any, position: Any, rules: Any, moves: list[Move], *,
               nodes: int | None = DEFAULT_NODES, max_depth: int = MAX_DEPTH) -> Shortening:
     """``shorten``, then the result replayed to the win by the reference engine; on any
     failure (or a line no shorter) the line as given, with ``verified`` False on failure."""
     try:
-        out = shorten(game, position, rules, moves, seconds=seconds, nodes=nodes, max_depth=max_depth)
+        out = shorten(game, position, rules, moves, nodes=nodes, max_depth=max_depth)
         if len(out.moves) < len(moves):
             game.verify(position, rules, out.moves)
         else:

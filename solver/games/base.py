@@ -100,6 +100,12 @@ class GameAdapter:
             yield position
 
     @classmethod
+    def candidate_moves(cls, position: Any, rules: Any) -> list[Move]:
+        """A cheap superset of the legal moves (reference engine), in legal_moves' order:
+        ``apply_move`` tells which are legal."""
+        return cls.reference.candidate_moves(position, *cls._ref_args(rules))
+
+    @classmethod
     def legal_moves(cls, position: Any, rules: Any) -> list[Move]:
         """Every legal move in ``position`` (reference engine), for the line shortener."""
         return cls.reference.legal_moves(position, *cls._ref_args(rules))

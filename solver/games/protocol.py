@@ -94,6 +94,8 @@ class Game(Protocol):
 
     def positions(self, position: Any, rules: Any, moves: list[Move]) -> Iterator[Any]: ...
 
+    def candidate_moves(self, position: Any, rules: Any) -> list[Move]: ...  # a cheap superset of legal_moves
+
     def legal_moves(self, position: Any, rules: Any) -> list[Move]: ...  # reference engine
 
     def apply_move(self, position: Any, rules: Any, move: Move) -> Any: ...  # reference engine; IllegalMove

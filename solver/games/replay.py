@@ -17,9 +17,12 @@ class IllegalMove(ValueError):
     """A move that the rules do not allow in the given position (``reason`` says why)."""
 
     def __init__(self, move: Move, reason: str) -> None:
-        super().__init__(f"{move}: {reason}")
-        self.move = move
+        super().__init__(move, reason)  # the message is made only when shown: the line
+        self.move = move  # shortener raises thousands of these and shows none
         self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.move}: {self.reason}"
 
     def __reduce__(self):  # keep it picklable (e.g. across worker processes)
         return (IllegalMove, (self.move, self.reason))

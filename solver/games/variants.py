@@ -101,7 +101,7 @@ def from_pysolfc_id(game: str, options: dict) -> tuple[str, dict]:
     plays PySolFC's rules, as if given with option "rules" (rule options beside it refine
     it; another preset is refused with OptionError).  Any other GAME is unchanged."""
     text = game.strip()
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         return game, options
     number = int(text)
     v = next((v for v in VARIANTS if v.pysolfc_game == number), None)

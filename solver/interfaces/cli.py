@@ -7,6 +7,7 @@ status`` exits 1 when no resident solver runs (as ``systemctl status`` does).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -27,6 +28,7 @@ from ..core.errors import OptionError
 from ..core.lines import steps
 from ..core.moves import Move
 from ..core.numbering import PYSOLFC
+from ..core.wholes import parse_whole
 from ..core.outputs import OutputError, check_output, check_output_folder, output_file, write_text
 from ..core.result import SolveResult, VerificationError, describe_rules
 from ..engine.resources import DEFAULT_TT_MB
@@ -40,9 +42,28 @@ def _seed(text: str | None) -> int | None:
     if text is None:
         return None
     try:
-        return int(text)
-    except ValueError:
-        raise PatienceError(f"invalid seed {text!r}: expected a whole number") from None
+        return parse_whole(text)  # the game says which numbers are its deals
+    except ValueError as err:
+        raise PatienceError(f"invalid seed: {err}") from None
+
+
+class _Integer(click.ParamType):
+    """An integer as a person types it: an optional minus sign and ASCII digits
+    (click's INT would take ``1_0``, ``+5`` and other scripts' digits, core/wholes.py)."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value)
+        try:
+            return -parse_whole(text[1:]) if text.startswith("-") else parse_whole(text)
+        except ValueError as err:
+            self.fail(str(err), param, ctx)
+
+
+INTEGER = _Integer()
 
 
 def flag_of(key: str) -> str:
@@ -91,7 +112,7 @@ def _flag(o) -> Any:
     so that only the options the user gave reach the game (which says which it lacks)."""
     if o.type is bool:  # a switch that sets the opposite of the default (--no-worry-back)
         return click.option(o.flag, o.name, flag_value=not o.default, default=None, help=option_help(o.name))
-    kind = str if o.words else o.type  # text with words ("unlimited") is the game's to read
+    kind = str if o.words else INTEGER if o.type is int else o.type  # text with words ("unlimited") is the game's
     return click.option(o.flag, o.name, type=kind, default=None, metavar=o.metavar, help=option_help(o.name))
 
 
@@ -127,9 +148,14 @@ def _check_output(path, inputs, folder: bool = False, stdout: bool = True) -> No
 
 
 def _db_file(db_path):
+    """The database a command uses: --db, else the default (an empty --db is refused)."""
     from ..runs.store import default_db_path
 
-    return db_path or default_db_path()
+    if db_path is None:
+        return default_db_path()
+    if not str(db_path).strip():
+        raise PatienceError("--db: an empty file name (leave --db out for the default database)")
+    return db_path
 
 
 def _deal(game, seed, numbering, deal_file, options):
@@ -152,7 +178,7 @@ def main() -> None:
 @click.argument("seed", required=False)
 @click.option("--deal", "deal_file", metavar="FILE", help="Solve the position in a JSON deal file instead of a seed.")
 @rule_options
-@click.option("--max-nodes", type=int, help="Stop with 'unknown: node-limit' after this many nodes.")
+@click.option("--max-nodes", type=INTEGER, help="Stop with 'unknown: node-limit' after this many nodes.")
 @click.option("--timeout", type=float, metavar="SECONDS", help="Stop with 'unknown: time-limit' after this long.")
 @click.option("--tt-mb", type=float, default=DEFAULT_TT_MB, show_default=True, help="Transposition table size (MB).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -364,7 +390,7 @@ def _read_moves(path: str, after: int | None) -> list[Move]:
 @rule_options
 @click.option("--moves", "moves_file", metavar="FILE",
               help="Moves already played: a JSON list of moves, or what 'patience solve --json' prints.")
-@click.option("--after", type=int, metavar="N", help="Play only the first N moves of --moves.")
+@click.option("--after", type=INTEGER, metavar="N", help="Play only the first N moves of --moves.")
 @click.option("--timeout", type=float, default=10.0, show_default=True, metavar="SECONDS",
               help="Give up (undecided) after this long.")
 @click.option("--tt-mb", type=float, default=DEFAULT_TT_MB, show_default=True, help="Transposition table size (MB).")
@@ -445,16 +471,26 @@ def _db_option(f):
     )(f)
 
 
+@contextlib.contextmanager
 def _existing_db(db_path):
-    from ..runs.store import Store, StoreError, default_db_path
+    """The database opened read-only, for the commands that only read it; a damaged one
+    (found on opening or while reading) is one line naming it, never a traceback."""
+    from ..runs.store import Store, StoreError
 
-    path = db_path or default_db_path()
+    path = _db_file(db_path)
     if not os.path.isfile(path):
         raise PatienceError(f"no results database at {str(path)!r} (run 'patience batch' first, or give --db)")
     try:
-        return Store(path)
+        store = Store(path, readonly=True)
     except StoreError as err:
         raise PatienceError(str(err)) from None
+    with store:
+        try:
+            yield store
+        except StoreError as err:
+            raise PatienceError(str(err)) from None
+        except sqlite3.Error as err:
+            raise PatienceError(f"cannot read database {str(path)!r}: {err}") from None
 
 
 @main.command()
@@ -463,10 +499,10 @@ def _existing_db(db_path):
               help="Seeds to solve: 5, 1-100000 or 1-10,20-30.")
 @rule_options
 @click.option("--timeout", type=float, metavar="SECONDS", help="Per deal: stop with 'unknown: time-limit'.")
-@click.option("--max-nodes", type=int, help="Per deal: stop with 'unknown: node-limit'.")
+@click.option("--max-nodes", type=INTEGER, help="Per deal: stop with 'unknown: node-limit'.")
 @click.option("--tt-mb", type=float, default=None,
               help="Transposition table per worker (MB; default 2048, halved until all workers fit in half the RAM).")
-@click.option("--workers", type=int, default=None, help="Parallel workers (default: the number of cores).")
+@click.option("--workers", type=INTEGER, default=None, help="Parallel workers (default: the number of cores).")
 @click.option("--mode", type=click.Choice(["threads", "processes"]), default=None,
               help="Worker threads over the nogil kernels (default) or worker processes.")
 @_db_option
@@ -483,15 +519,17 @@ def batch(game, seed_spec, numbering, options, timeout, max_nodes, tt_mb, worker
 
     from ..runs.batch import Batch
     from ..runs.report import summarize, summary_text
-    from ..runs.store import StoreError, default_db_path
+    from ..runs.store import StoreError
 
     numbering = numbering or PYSOLFC
-    db = db_path or default_db_path()
+    db = _db_file(db_path)
     try:
         b = Batch(game, seed_spec, numbering=numbering, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
                   workers=workers, scheduler=scheduler, db=db, mode=mode, **options)
     except (ValueError, StoreError, ConnectionError) as err:
         raise PatienceError(said(err)) from None
+    except sqlite3.Error as err:
+        raise PatienceError(f"database {str(db)!r}: {err}") from None
     except ImportError as err:
         raise PatienceError(f"--scheduler needs dask: pip install 'dask[distributed]' ({err})") from None
     kind = {"processes": ("process", "processes"), "threads": ("thread", "threads")}[b.mode]
@@ -628,7 +666,7 @@ def _write_export(store, fmt, out) -> None:
 
 
 @main.command()
-@click.option("--max-nodes", type=int, default=None, help="Node cap per deal (default: the bench's own).")
+@click.option("--max-nodes", type=INTEGER, default=None, help="Node cap per deal (default: the bench's own).")
 def bench(max_nodes):
     """Deterministic node-count signature over fixed deals (quote it in commits)."""
     from ..runs.bench import BENCH_MAX_NODES, run_bench

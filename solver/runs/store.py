@@ -63,6 +63,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -70,10 +71,12 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from .lease import LEASE_SECONDS, owner_is_dead
 from ..core.result import LOST, UNKNOWN, WON, SolveResult, describe_rules
 from ..core.seeds import SeedSpec
+from ..core.wholes import shown
 
 SCHEMA_VERSION = 4
 APPLICATION_ID = 0x50415443  # "PATC": marks a patience results database (PRAGMA application_id)
@@ -150,6 +153,14 @@ _MIGRATE_2 = [
     "UPDATE configs SET rules = replace(rules, '{\"preset\":', '{\"rules\":'), "
     "key = replace(key, '\"rules\":{\"preset\":', '\"rules\":{\"rules\":') WHERE game = 'windmill'",
 ]
+
+# the tables of the current version, by the columns every reader needs
+_TABLES = {
+    "configs": {"id", "key", "game", "rules", "numbering", "max_nodes", "timeout"},
+    "deals": {"config", "seed", "verdict", "reason", "proof", "nodes", "seconds", "length", "line", "verified",
+              "stored_states", "finished", "version", "best_cards", "best_of", "tt_mb"},
+    "claims": {"config", "seed", "owner", "expires"},
+}
 
 # the tables of versions 1 to 3 (what an earlier release created), by the columns they had then
 _EARLIER_TABLES = {
@@ -258,11 +269,22 @@ class StoreError(RuntimeError):
 
 
 class Store:
-    def __init__(self, path: str | os.PathLike):
+    """A results database.  ``readonly``: for commands that only read (report, export,
+    seeds): the file is opened read-only (it may sit in a read-only folder), must exist
+    and be ours at the current schema version, and nothing is ever written to it (an
+    empty file stays empty).  Otherwise it is created or migrated as needed, and a file
+    that cannot be written is refused before any work."""
+
+    def __init__(self, path: str | os.PathLike, readonly: bool = False):
         self.path = Path(path)
+        self.readonly = readonly
         if self.path.parent and not self.path.parent.exists():
             raise StoreError(f"cannot open database {str(self.path)!r}: folder {str(self.path.parent)!r} does not exist")
         self._refuse_non_sqlite()
+        if readonly:
+            self.conn = self._open_readonly()
+            return
+        self._refuse_unwritable()
         # Two batches opening one new file at once race to switch it to WAL and to
         # create the schema; SQLite answers some of those lock upgrades with an
         # immediate "database is locked" (its deadlock rule skips the busy handler),
@@ -282,7 +304,17 @@ class Store:
             delay = min(delay * 2, 0.5)
 
     def _refuse_non_sqlite(self) -> None:
-        """A file that exists and is not SQLite is refused before SQLite touches it."""
+        """A file that exists and is not SQLite is refused before SQLite touches it, and
+        so is anything that is not a regular file (a device, a FIFO: SQLite would make
+        its journal beside it)."""
+        try:
+            mode = os.stat(self.path).st_mode
+        except FileNotFoundError:
+            mode = None
+        except OSError as err:
+            raise StoreError(f"cannot open database {str(self.path)!r}: {err.strerror or err}") from None
+        if mode is not None and not stat.S_ISREG(mode):
+            raise StoreError(f"{str(self.path)!r} is not a regular file: refusing to use it as the results database")
         try:
             with open(self.path, "rb") as f:
                 head = f.read(len(SQLITE_HEADER))
@@ -294,6 +326,81 @@ class Store:
             raise StoreError(f"{str(self.path)!r} is not a SQLite database: refusing to use it as the results "
                              "database")
 
+    def _refuse_unwritable(self) -> None:
+        """A batch writes every result: a read-only file, or a folder where SQLite cannot
+        make its journal files, is refused before any deal is solved."""
+        name = str(self.path)
+        folder = str(self.path.parent) or "."
+        if self.path.exists() and not os.access(self.path, os.W_OK):
+            raise StoreError(f"database {name!r} is read-only: a batch stores its results there "
+                             "(report, export and seeds only read it)")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise StoreError(f"database {name!r}: its folder {folder!r} is read-only (SQLite keeps its journal "
+                             "files beside the database)")
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        """The database opened read-only and checked (``Store`` docstring); StoreError else."""
+        name = str(self.path)
+        if not self.path.is_file():
+            raise StoreError(f"no results database at {name!r}")
+        if self.path.stat().st_size == 0:
+            raise StoreError(f"{name!r} is empty: not a patience results database (run 'patience batch' with it)")
+        uri = "file:" + quote(str(self.path.resolve())) + "?mode=ro"
+        conn = None
+        try:
+            try:
+                conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+                conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+            except sqlite3.OperationalError:  # a WAL database in a read-only folder: no -shm can be made
+                if conn is not None:
+                    conn.close()
+                wal = Path(str(self.path) + "-wal")
+                if wal.exists() and wal.stat().st_size > 0:  # immutable would not see the rows in it
+                    raise StoreError(f"cannot read database {name!r}: its folder is read-only and rows are still "
+                                     f"in {str(wal)!r} (open it once where it can be written)") from None
+                conn = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+            self._check_ours(conn)  # another program's database is refused here, as when writing
+            app = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if app != APPLICATION_ID and version == 0:
+                raise StoreError(f"{name!r} holds no results yet: not a patience results database")
+            if app != APPLICATION_ID:
+                raise StoreError(f"{name!r} was made by an earlier version of patience: run 'patience batch' on "
+                                 "it once (with write access) to bring it up to date")
+            if version != SCHEMA_VERSION:
+                raise StoreError(f"database {name!r} has schema version {version}, expected {SCHEMA_VERSION}")
+            self._check_schema(conn)
+        except sqlite3.DatabaseError as err:
+            if conn is not None:
+                conn.close()
+            raise StoreError(f"cannot read database {name!r}: {err}") from None
+        except StoreError:
+            conn.close()
+            raise
+        return conn
+
+    def _check_schema(self, conn: sqlite3.Connection) -> None:
+        """Our tables with their columns, and every seed an integer: a database damaged by
+        hand or by another program is refused in one line rather than failing later."""
+        name = str(self.path)
+        for table, needed in _TABLES.items():
+            columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+            if not columns:
+                raise StoreError(f"database {name!r} is damaged: it has no table {table!r}")
+            if not needed <= columns:
+                missing = ", ".join(sorted(needed - columns))
+                raise StoreError(f"database {name!r} is damaged: table {table!r} lacks {missing}")
+        bad = conn.execute("SELECT seed FROM deals WHERE typeof(seed) != 'integer' LIMIT 1").fetchone()
+        if bad is not None:
+            raise StoreError(f"database {name!r} is damaged: a seed stored as {shown(str(bad[0]))}, not a whole number")
+        for cid, rules in conn.execute("SELECT id, rules FROM configs"):
+            self._json(rules, f"configuration {cid}'s rules")
+        bad = conn.execute("SELECT seed, config FROM deals WHERE line IS NOT NULL AND NOT json_valid(line) "
+                           "OR typeof(finished) NOT IN ('integer', 'real') LIMIT 1").fetchone()
+        if bad is not None:
+            raise StoreError(f"database {name!r} is damaged: the row of seed {bad[0]} (configuration {bad[1]}) "
+                             "has a line that is not JSON or a finishing time that is not a number")
+
     def _open(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         try:
@@ -303,6 +410,7 @@ class Store:
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = OFF")  # a migration rebuilds configs
             self._create(conn)
+            self._check_schema(conn)
             conn.execute("PRAGMA foreign_keys = ON")
         except BaseException:
             conn.close()
@@ -425,8 +533,16 @@ class Store:
         for cid, game, rules, numbering, max_nodes, timeout in self.conn.execute(
             "SELECT id, game, rules, numbering, max_nodes, timeout FROM configs ORDER BY id"
         ):
-            out.append(Config(cid, game, json.loads(rules), numbering, max_nodes, timeout, tuple(sizes.get(cid, ()))))
+            out.append(Config(cid, game, self._json(rules, f"configuration {cid}'s rules"), numbering, max_nodes,
+                              timeout, tuple(sizes.get(cid, ()))))
         return out
+
+    def _json(self, text: Any, what: str) -> Any:
+        """``text`` parsed as JSON; a StoreError naming the database and ``what`` if it is not."""
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError):
+            raise StoreError(f"database {str(self.path)!r} is damaged: {what} is not JSON") from None
 
     # ---------------------------------------------------------------- claims
 
@@ -500,8 +616,13 @@ class Store:
         names = [d[0] for d in cur.description]
         for values in cur:
             row = dict(zip(names, values))
-            row["rules"] = json.loads(row["rules"])
-            row["line"] = json.loads(row["line"]) if row["line"] is not None else None
+            what = f"the row of seed {row['seed']} (configuration {row['config']})"
+            row["rules"] = self._json(row["rules"], f"configuration {row['config']}'s rules")
+            row["line"] = self._json(row["line"], f"the line of {what}") if row["line"] is not None else None
             row["verified"] = bool(row["verified"])
-            row["finished"] = datetime.fromtimestamp(row["finished"], timezone.utc).isoformat(timespec="seconds")
+            try:
+                row["finished"] = datetime.fromtimestamp(row["finished"], timezone.utc).isoformat(timespec="seconds")
+            except (TypeError, ValueError, OverflowError, OSError):
+                raise StoreError(f"database {str(self.path)!r} is damaged: the finishing time of {what} is "
+                                 f"{shown(str(row['finished']))}") from None
             yield row

@@ -75,7 +75,7 @@ def why_illegal(position: BCPosition, move: Move) -> str | None:
     return None
 
 
-def _candidate_moves(position: BCPosition) -> list[Move]:
+def candidate_moves(position: BCPosition) -> list[Move]:
     """Moves worth asking ``why_illegal`` about: each top card to its foundation and to
     every other pile (a superset of the legal moves)."""
     names = [f"T{i + 1}" for i in range(len(position.tableau))]
@@ -90,7 +90,7 @@ def _candidate_moves(position: BCPosition) -> list[Move]:
 
 def legal_moves(position: BCPosition) -> list[Move]:
     """All legal moves, in a fixed order: by source pile, foundation first, then T1..Tn."""
-    return [m for m in _candidate_moves(position) if why_illegal(position, m) is None]
+    return [m for m in candidate_moves(position) if why_illegal(position, m) is None]
 
 
 def apply_move(position: BCPosition, move: Move) -> BCPosition:

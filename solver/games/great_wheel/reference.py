@@ -33,7 +33,7 @@ from .. import reference_search
 from ..replay import IllegalMove, ReplayError, replay_win
 from .position import FOUNDATION_PILES, GWPosition, GWRules, PositionError
 
-__all__ = ["IllegalMove", "ReplayError", "why_illegal", "legal_moves", "apply_move", "verify_win",
+__all__ = ["IllegalMove", "ReplayError", "why_illegal", "candidate_moves", "legal_moves", "apply_move", "verify_win",
            "successors", "perft", "solve_exhaustive"]
 
 
@@ -138,7 +138,7 @@ def _settle(position: GWPosition) -> None:
                 position.waste.append(position.stock.pop())
 
 
-def _candidates(position: GWPosition, rules: GWRules) -> list[Move]:
+def candidate_moves(position: GWPosition, rules: GWRules) -> list[Move]:
     """A superset of the legal moves, one per distinct result (see module doc)."""
     out = [Move("stock", "waste", None, 1)] if position.stock else []
     sources: list[tuple[str, object]] = []
@@ -167,7 +167,7 @@ def _candidates(position: GWPosition, rules: GWRules) -> list[Move]:
 
 def legal_moves(position: GWPosition, rules: GWRules) -> list[Move]:
     """All legal moves (one per Evens/Odds choice, see module doc), in a fixed order."""
-    return [m for m in _candidates(position, rules) if why_illegal(position, rules, m) is None]
+    return [m for m in candidate_moves(position, rules) if why_illegal(position, rules, m) is None]
 
 
 def apply_move(position: GWPosition, rules: GWRules, move: Move) -> GWPosition:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...core.cards import Card, full_deck
+from ...core.wholes import parse_whole
 from ...core.errors import NAME, OptionError
 from ..base import CardsSeen, KeyedPosition
 
@@ -41,15 +42,15 @@ class KlondikeRules:
 
     @staticmethod
     def read_passes(value: int | str | None) -> int | None:
-        """Passes as given (a number, its text, or "unlimited"/"inf"/None: unlimited)
-        as the rules hold them (None: unlimited); a range is checked by the rules."""
+        """Passes as given (a number, its text in ASCII digits, or "unlimited"/None:
+        unlimited) as the rules hold them (None: unlimited); a range is checked by the rules."""
         if value is None or isinstance(value, int) and not isinstance(value, bool):
             return value
         text = str(value).strip().lower()
-        if text in ("unlimited", "inf"):
+        if text == "unlimited":
             return None
         try:
-            return int(text)
+            return parse_whole(text)
         except ValueError:
             raise OptionError("passes", f"invalid {NAME} {value!r}: expected a number from 1 or 'unlimited'") from None
 

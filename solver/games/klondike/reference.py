@@ -162,7 +162,7 @@ def why_illegal(position: KlondikePosition, rules: KlondikeRules, move: Move) ->
     return f"no pile {dst!r} to move cards to"
 
 
-def _candidate_moves(position: KlondikePosition, rules: KlondikeRules) -> list[Move]:
+def candidate_moves(position: KlondikePosition, rules: KlondikeRules) -> list[Move]:
     """Moves worth asking ``why_illegal`` about: a superset of the legal moves.
 
     (Only shape is used here: a card is offered to its own suit's foundation and to
@@ -193,7 +193,7 @@ def _candidate_moves(position: KlondikePosition, rules: KlondikeRules) -> list[M
 
 def legal_moves(position: KlondikePosition, rules: KlondikeRules) -> list[Move]:
     """All legal atomic moves, in a fixed order: draw, redeal, waste, tableau, foundation."""
-    return [m for m in _candidate_moves(position, rules) if why_illegal(position, rules, m) is None]
+    return [m for m in candidate_moves(position, rules) if why_illegal(position, rules, m) is None]
 
 
 def apply_move(position: KlondikePosition, rules: KlondikeRules, move: Move) -> KlondikePosition:

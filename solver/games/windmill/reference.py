@@ -30,7 +30,7 @@ from .. import reference_search
 from ..replay import IllegalMove, ReplayError, replay_moves, replay_win
 from .position import PositionError, WindmillPosition, WindmillRules
 
-__all__ = ["IllegalMove", "ReplayError", "why_illegal", "legal_moves", "apply_move", "replay", "verify_win",
+__all__ = ["IllegalMove", "ReplayError", "why_illegal", "candidate_moves", "legal_moves", "apply_move", "replay", "verify_win",
            "successors", "perft", "solve_exhaustive"]
 
 KING_NAMES = ("K1", "K2", "K3", "K4")
@@ -123,7 +123,7 @@ def why_illegal(position: WindmillPosition, rules: WindmillRules, move: Move) ->
     return f"no pile {dst!r} to move cards to"
 
 
-def _candidate_moves(position: WindmillPosition) -> list[Move]:
+def candidate_moves(position: WindmillPosition, rules: WindmillRules | None = None) -> list[Move]:
     """A superset of the legal moves, in a fixed order."""
     out = [Move("stock", "waste", None, 1)]
     sources = [f"C{i + 1}" for i in range(len(position.cells))] + ["waste", "centre", *KING_NAMES]
@@ -135,7 +135,7 @@ def _candidate_moves(position: WindmillPosition) -> list[Move]:
 
 
 def legal_moves(position: WindmillPosition, rules: WindmillRules) -> list[Move]:
-    return [m for m in _candidate_moves(position) if why_illegal(position, rules, m) is None]
+    return [m for m in candidate_moves(position) if why_illegal(position, rules, m) is None]
 
 
 def _refill(new: WindmillPosition) -> None:

@@ -233,8 +233,8 @@ def apply_move(position: WelfordPosition, move: Move) -> WelfordPosition:
     return p
 
 
-def legal_moves(position: WelfordPosition) -> list[Move]:
-    """Every legal single move (candidates filtered by ``why_illegal``); card moves first
+def candidate_moves(position: WelfordPosition) -> list[Move]:
+    """A superset of the legal single moves, in ``legal_moves``' order: card moves first
     (centre before king piles), then the refill, the draw and the redeal."""
     p = position
     candidates: list[Move] = []
@@ -255,8 +255,12 @@ def legal_moves(position: WelfordPosition) -> list[Move]:
             candidates.append(Move("stock", cell_name(i, level), p.stock[-1] if p.stock else None, 1))
     candidates.append(Move("stock", "waste", None, 1))
     candidates.append(Move("waste", "stock", None, 0))
-    return [m for m in candidates if m.card is not None or m.src != "stock" or m.dst == "waste"
-            if why_illegal(p, m) is None]
+    return [m for m in candidates if m.card is not None or m.src != "stock" or m.dst == "waste"]
+
+
+def legal_moves(position: WelfordPosition) -> list[Move]:
+    """Every legal single move: the candidates that ``why_illegal`` allows."""
+    return [m for m in candidate_moves(position) if why_illegal(position, m) is None]
 
 
 def actions(position: WelfordPosition) -> list[list[Move]]:
