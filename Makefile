@@ -7,11 +7,14 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test bench clean browser
 
+# The install's own output (pip's notices, setuptools' banners) goes to a log, shown only
+# when the install fails.
 $(STAMP): pyproject.toml
-	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
-	touch $(STAMP)
+	@test -x $(PY) || python3 -m venv $(VENV)
+	@echo "make: installing the dependencies into $(VENV) (log: $(VENV)/install.log)"
+	@{ $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q -e '.[test]'; } > $(VENV)/install.log 2>&1 \
+	  || { cat $(VENV)/install.log; echo "make: the install failed; its log is above and in $(VENV)/install.log"; exit 1; }
+	@touch $(STAMP)
 
 run: $(STAMP)
 	$(VENV)/bin/patience solve klondike 1

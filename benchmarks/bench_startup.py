@@ -62,8 +62,9 @@ def wall(cmd: list[str], runs: int, server: str = "off", check: bool = True) -> 
     return statistics.median(times)
 
 
-SOLVES = (["solve", "klondike", "1"], ["solve", "klondike", "1", "--draw", "3"], ["solve", "bc", "1"],
-          ["solve", "windmill", "1"], ["solve", "great-wheel", "3"])
+SOLVES = (["solve", "klondike", "1"], ["solve", "klondike", "1", "--line", "fast"],
+          ["solve", "klondike", "1", "--draw", "3"], ["solve", "bc", "1"], ["solve", "bc", "1", "--line", "fast"],
+          ["solve", "windmill", "1"], ["solve", "great-wheel", "3"], ["solve", "great-wheel", "3", "--line", "fast"])
 
 
 def with_server(runs: int) -> list[tuple[str, float, float]]:

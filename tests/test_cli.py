@@ -470,3 +470,8 @@ def test_a_kernel_compile_is_announced_only_when_the_cache_lacks_it(tmp_path):
     assert "compiling the Klondike search kernel" in out.stderr
     warm_up()  # this process's cache now holds it
     assert announce_compile(K.search_run, "Klondike") is False
+
+
+def test_show_says_it_prints_a_board_per_step():
+    out = patience_here("solve", "--help").stdout
+    assert "after every step" in " ".join(out.split())

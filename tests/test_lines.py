@@ -74,7 +74,10 @@ def test_draws_are_one_step_naming_the_card_they_stop_at():
     assert draws
     for text, last in draws:
         top = positions[last].waste[-1]
-        assert text.startswith(f"draw until {top} is on top of the waste: ")
+        if last + 1 < len(r.moves) and r.moves[last + 1].is_redeal:  # the draws run the stock out
+            assert text.startswith("draw out the rest of the stock: ")
+        else:
+            assert text.startswith(f"draw until {top} is on top of the waste: ")
 
 
 def test_text_and_show_share_one_numbering():
@@ -131,3 +134,39 @@ def test_cutting_loops_from_random_walks_keeps_a_legal_line_to_the_same_place(ga
         assert (end[-1] if clean else start) == p
         cut_some += len(clean) < len(walk)
     assert (cut_some > 0) == loops
+
+
+def test_a_step_that_uncovers_a_card_says_which_and_a_stock_run_out_says_so():
+    """Klondike 21's short line sends 7D to its foundation and straight back: not a
+    wasted pair, the first move turns over 8S (issue 32), and the printed step says so;
+    draws followed by a redeal say that they run the stock out."""
+    from solver import api
+    from solver.core.lines import steps
+
+    r = api.solve("klondike", 21, tt_mb=64, line="short")
+    g, rules, position = api.make_deal("klondike", 21)
+    positions = list(g.positions(position, rules, r.moves))
+    texts = [t for t, _ in steps(r.moves, positions, position)]
+    assert "7D  T6 -> F2  (turns over 8S)" in texts
+    assert not any("turns over" in t for t, _ in steps(r.moves, positions))  # only with the start position
+    after = {i: t for i, t in enumerate(texts)}
+    for i, t in after.items():
+        if t.startswith("draw out the rest of the stock"):
+            assert after[i + 1].startswith("turn the waste over")
+    assert any(t.startswith("draw out the rest of the stock") for t in texts)
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_no_move_of_a_short_line_is_undone_by_the_next_unless_it_uncovered_a_card(draw):
+    from solver import api
+    from solver.core.lines import _turned_over
+
+    for seed in range(1, 16):
+        r = api.solve("klondike", seed, tt_mb=64, line="short", draw=draw)
+        if not r.won:
+            continue
+        g, rules, position = api.make_deal("klondike", seed, draw=draw)
+        positions = [position, *g.positions(position, rules, r.moves)]
+        for i, (a, b) in enumerate(zip(r.moves, r.moves[1:])):
+            if a.card is not None and b.card == a.card and (b.src, b.dst) == (a.dst, a.src):
+                assert _turned_over(positions[i], positions[i + 1], a) is not None, (seed, i, a, b)

@@ -178,6 +178,7 @@ def test_plots_show_seeds_the_final_figure_and_the_cap(tmp_path, monkeypatch):
     plot_times(config, rows, tmp_path / "t.png")
     rate_ax, time_ax = saved[0].axes[0], saved[1].axes[0]
     assert rate_ax.get_xlim() == (101, 130)  # seed numbers, not deal counts
+    assert rate_ax.get_ylim()[1] > 100  # a won / decided line at 100% (welford) is not hidden by the frame
     final = win_rate(20, 0, 10)
     assert any(f"30 deals: [{100 * final.low:.2f}%, {100 * final.high:.2f}%]" in t.get_text() for t in rate_ax.texts)
     assert any(t.get_text() == "cap 60 s" for t in time_ax.texts)

@@ -169,7 +169,7 @@ def test_start_status_stop_commands(tmp_path):
         assert patience("server", "start", env=env).returncode == 0  # already running: fine
         solved = patience("solve", "klondike", "2", env=env)
         assert solved.returncode == 0
-        assert "1 solves" in patience("server", "status", env=env).stdout
+        assert "1 solve in" in patience("server", "status", env=env).stdout
     finally:
         assert patience("server", "stop", env=env).stdout.strip() == "stopped"
     gone = patience("server", "status", env=env)

@@ -39,11 +39,14 @@ def without_cycles(game: Any, position: Any, rules: Any, moves: list[Move]) -> l
     return kept
 
 
-def steps(moves: list[Move], positions: list[Any] | None = None) -> list[tuple[str, int]]:
+def steps(moves: list[Move], positions: list[Any] | None = None, start: Any = None) -> list[tuple[str, int]]:
     """The line as a person plays it: (text, index of the step's last move).
 
     A run of draws is one step; with ``positions`` (the position after each move) it
-    says which card it stops at ("draw until 2C is on top: 13 cards").
+    says which card it stops at ("draw until 2C is on top: 13 cards"), or that it runs
+    the stock out when a redeal follows.  With ``start`` too (the position before the
+    first move), a move that uncovers a face-down card says which ("turns over 8S"):
+    that is why a card may go to a foundation and come straight back.
     """
     out: list[tuple[str, int]] = []
     i = 0
@@ -57,7 +60,9 @@ def steps(moves: list[Move], positions: list[Any] | None = None) -> list[tuple[s
             waste = positions[j - 1].waste if positions is not None else None  # games with draws have a waste
             top = waste[-1] if waste else None
             plural = "s" if cards != 1 else ""
-            if top is not None:
+            if top is not None and j < len(moves) and moves[j].is_redeal:
+                out.append((f"draw out the rest of the stock: {cards} card{plural}", j - 1))
+            elif top is not None:
                 out.append((f"draw until {top} is on top of the waste: {cards} card{plural}", j - 1))
             else:
                 out.append((f"draw {cards} card{plural} from the stock", j - 1))
@@ -65,10 +70,27 @@ def steps(moves: list[Move], positions: list[Any] | None = None) -> list[tuple[s
             continue
         if m.is_redeal:
             out.append(("turn the waste over into the stock (redeal)", i))
-        elif m.count == 1:
-            out.append((f"{m.card}  {m.src} -> {m.dst}", i))
         else:
-            more = "the card" if m.count == 2 else f"the {m.count - 1} cards"
-            out.append((f"{m.card} and {more} on it  {m.src} -> {m.dst}", i))
+            if m.count == 1:
+                text = f"{m.card}  {m.src} -> {m.dst}"
+            else:
+                more = "the card" if m.count == 2 else f"the {m.count - 1} cards"
+                text = f"{m.card} and {more} on it  {m.src} -> {m.dst}"
+            turned = None
+            if positions is not None and start is not None:
+                turned = _turned_over(positions[i - 1] if i else start, positions[i], m)
+            out.append((text + (f"  (turns over {turned})" if turned is not None else ""), i))
         i += 1
     return out
+
+
+def _turned_over(before: Any, after: Any, move: Move) -> Any:
+    """The card that ``move`` turned face up on the pile it left, or None (games whose
+    positions keep ``face_down`` counts per tableau pile, named T1, T2, ...)."""
+    down = getattr(before, "face_down", None)
+    if down is None or not move.src.startswith("T") or not move.src[1:].isdigit():
+        return None
+    k = int(move.src[1:]) - 1
+    if not 0 <= k < len(down) or after.face_down[k] >= down[k] or not after.tableau[k]:
+        return None
+    return after.tableau[k][-1]

@@ -182,7 +182,7 @@ def main() -> None:
 @click.option("--timeout", type=float, metavar="SECONDS", help="Stop with 'unknown: time-limit' after this long.")
 @click.option("--tt-mb", type=float, default=DEFAULT_TT_MB, show_default=True, help="Transposition table size (MB).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--show", is_flag=True, help="Print the board after every move.")
+@click.option("--show", is_flag=True, help="Print the board after every step of the line (a run of draws is one step).")
 @click.option("--html", "html_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Also write a replay page: one HTML file that steps through the line.")
 @click.option("--line", "line", type=click.Choice(api.LINE_MODES), default="short", show_default=True,
@@ -327,7 +327,7 @@ def _print_result(g, rules, position, result, deal_file, numbering, as_json, sho
     if not result.moves:
         return
     positions = list(g.positions(position, rules, result.moves))
-    numbered = steps(result.moves, positions)
+    numbered = steps(result.moves, positions, position)
     found = result.line_found_length or len(result.moves)  # before --line short rewrote it
     shortened = f", shortened from {found}" if found > len(result.moves) else ""
     if result.moves_found > found:
@@ -722,7 +722,7 @@ def server_status() -> None:
         sys.exit(1)
     same = "this code" if st["digest"] == server.source_digest() else "other code: restart it"
     click.echo(f"resident solver: pid {st['pid']}, {same}, {'ready' if st['ready'] else 'loading kernels'}, "
-               f"{'busy' if st['busy'] else 'idle'}, {st['solves']} solves in {st['uptime']:.0f} s")
+               f"{'busy' if st['busy'] else 'idle'}, {st['solves']} solve{'' if st['solves'] == 1 else 's'} in {st['uptime']:.0f} s")
 
 
 @main.command(name="games")

@@ -246,7 +246,8 @@ def plot_convergence(config: Config, rows: list[Row], path: Path) -> Path:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # seeds are whole numbers
     ax.set_xlabel("seed (deals added in seed order)")
     ax.set_ylabel("win rate (%)")
-    ax.set_ylim(0, 100)
+    ax.set_ylim(0, 104)  # a rate of 100% drawn above the frame, not on it
+    ax.set_yticks(range(0, 101, 20))
     if seeds:
         ax.set_xlim(seeds[0], max(seeds[-1], seeds[0] + 1))
         final = win_rate(*(sum(r.verdict == v for r in rows) for v in (WON, LOST, UNKNOWN)))
