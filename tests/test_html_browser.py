@@ -209,6 +209,22 @@ function measure(frame) {
   }, 1000);
   return out;
 }
+function resized(frame, size) {  // the window made smaller: the page fits it anew
+  const win = frame.contentWindow, doc = win.document;
+  function seen() {
+    const card = doc.querySelector('.card');
+    return {height: doc.documentElement.scrollHeight, width: doc.documentElement.scrollWidth,
+            where: doc.getElementById('where').textContent, cardWidth: card ? card.getBoundingClientRect().width : null};
+  }
+  const before = seen();
+  frame.width = size[0];
+  frame.height = size[1];
+  win.dispatchEvent(new Event('resize'));  // headless Chromium draws no frames here, so sends none itself
+  setTimeout(function () {
+    results[frame.id] = {before: before, after: seen()};
+    document.getElementById('results').textContent = JSON.stringify(results);
+  }, 1500);
+}
 FRAMES.forEach(function (f) {
   const frame = document.createElement('iframe');
   frame.id = f.id;
@@ -216,6 +232,7 @@ FRAMES.forEach(function (f) {
   frame.height = f.height;
   frame.style.cssText = 'border: 0; display: block';
   frame.addEventListener('load', function () {
+    if (f.resize) { resized(frame, f.resize); return; }
     try { results[frame.id] = measure(frame); }
     catch (e) { results[frame.id] = {problems: ['the harness failed: ' + e]}; }
     document.getElementById('results').textContent = JSON.stringify(results);
@@ -277,6 +294,8 @@ def measured(pages, tmp_path_factory):
     frames = [{"id": f"{key}@{w}x{h}", "width": w, "height": h,
                "src": page.file.as_uri() + ("" if key == "undecided" else f"#step={OPEN_AT}")}
               for key, page in pages.items() for w, h in SIZES]
+    frames.append({"id": "great-wheel resized", "width": 1366, "height": 768, "resize": [800, 600],
+                   "src": pages["great-wheel"].file.as_uri() + f"#step={OPEN_AT}"})
     harness = tmp_path / "harness.html"
     harness.write_text('<!DOCTYPE html><html><body style="margin:0"><pre id="results">{}</pre><script>const FRAMES = '
                        + json.dumps(frames) + ";" + _HARNESS_SCRIPT + "</script></body></html>", encoding="utf-8")
@@ -319,6 +338,15 @@ def test_the_table_the_buttons_and_the_step_fit_the_window(measured, key):
         assert found["cardWidth"] >= (41.5 if (w, h) in FULL_SIZE else 25), (f"{w}x{h}", found["cardWidth"])
         if (w, h) != NARROW:
             assert found["height"] <= h and found["listUnseen"] == [], (f"{w}x{h}", found["height"], found["listUnseen"])
+
+
+def test_a_smaller_window_gets_the_table_fitted_anew(measured):
+    _pages, results = measured
+    found = results["great-wheel resized"]
+    assert found["before"]["height"] == 768 and found["before"]["cardWidth"] == 42, found
+    after = found["after"]
+    assert after["height"] <= 600 and after["width"] <= 800 and after["cardWidth"] < 42, found
+    assert after["where"] == found["before"]["where"]  # the same step
 
 
 @pytest.mark.parametrize("key", [*PAGES, "undecided"])
