@@ -49,8 +49,8 @@ def _page(tmp_path, game, seed, options):
 
 
 def _shown(dom: str) -> tuple[str, str]:
-    board = re.search(r'<div id="board" data-text="([^"]*)"', dom)
-    where = re.search(r'id="where">([^<]*)<', dom)
+    board = re.search(r'<div id="board"[^>]* data-text="([^"]*)"', dom)
+    where = re.search(r'id="where"[^>]*>([^<]*)<', dom)
     assert board and where, dom[:2000]
     return html.unescape(board.group(1)), where.group(1)
 
@@ -133,3 +133,24 @@ def test_a_lost_deal_opens_on_the_end_of_its_best_line():
     positions = list(g.positions(position, rules, best))
     assert data["open"] == len(data["boards"]) - 1 == len(steps(best, positions))
     assert data["texts"][-1] == g.render(positions[-1])
+
+
+def test_welfords_centre_shows_the_card_the_line_put_there():
+    """Welford's position keeps the centre's height only; the page takes the suit from the
+    move that put the card there (it drew "7" right after ``7S C4 -> centre``)."""
+    result = solver.solve("windmill", 1, rules="welford", tt_mb=64, timeout=60)
+    g, rules, position = make_deal("windmill", 1, rules="welford")
+    data = _data(replay_page(g, position, rules, result, "welford #1"))
+    positions = list(g.positions(position, rules, result.moves))
+    ends = [last for _t, last in steps(result.moves, positions)]
+    put = None
+    checked = 0
+    for n, last in enumerate(ends, 1):
+        for m in result.moves[ends[n - 2] + 1 if n > 1 else 0:last + 1]:
+            put = str(m.card) if m.dst == "centre" else put
+        centre = data["boards"][n]["p"]["centre"]
+        if put is not None:
+            assert centre == [put], (n, data["steps"][n - 1], centre)
+            checked += 1
+    assert data["boards"][0]["p"]["centre"] == ["A"]  # the deal's Ace: the position does not say which
+    assert checked > 100
