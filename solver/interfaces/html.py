@@ -358,7 +358,7 @@ def replay_page(game: Any, position: Any, rules: Any, result: SolveResult, title
     """The page's HTML: the start position and one position per step of the line."""
     line = _line(result)
     positions = list(game.positions(position, rules, line))
-    numbered = steps(line, positions)
+    numbered = steps(line, positions, position)
     shown = [position] + [positions[last] for _text, last in numbered]
     data = {
         "frame": game.table_frame(position),
