@@ -28,6 +28,8 @@ refill of position.py happen.
 
 from __future__ import annotations
 
+import functools
+
 from ...core.moves import Move
 from .. import reference_search
 from ..replay import IllegalMove, ReplayError, replay_win
@@ -45,19 +47,33 @@ def _index(name: str, letter: str, count: int) -> int | None:
     return None
 
 
+@functools.lru_cache(maxsize=256)
+def _parsed(name: str) -> tuple[str, int] | None:
+    """A pile name as (kind, number - 1): ("stock", 0), ("T", 2) for T3; None if no pile
+    of any deal has it (cached: names are few, and the line shortener asks millions of times)."""
+    if name in ("stock", "waste", "aces"):
+        return name, 0
+    for letter in "TEO":
+        i = _index(name, letter, 1 << 30)
+        if i is not None:
+            return letter, i
+    return None
+
+
 def _pile(position: GWPosition, name: str) -> list | None:
     """The list a pile name stands for (None if no such pile)."""
-    if name == "stock":
+    parsed = _parsed(name)
+    if parsed is None:
+        return None
+    kind, i = parsed
+    if kind == "stock":
         return position.stock
-    if name == "waste":
+    if kind == "waste":
         return position.waste
-    if name == "aces":
+    if kind == "aces":
         return position.aces
-    for letter, piles in (("T", position.tableau), ("E", position.evens), ("O", position.odds)):
-        i = _index(name, letter, len(piles))
-        if i is not None:
-            return piles[i]
-    return None
+    piles = position.tableau if kind == "T" else position.evens if kind == "E" else position.odds
+    return piles[i] if i < len(piles) else None
 
 
 def why_illegal(position: GWPosition, rules: GWRules, move: Move) -> str | None:
@@ -155,8 +171,12 @@ def candidate_moves(position: GWPosition, rules: GWRules) -> list[Move]:
     tnames = [f"T{i + 1}" for i in range(len(position.tableau))]
     for src, card in sources:
         targets = ["aces"]
-        for letter in "EO":
+        for letter, piles in (("E", position.evens), ("O", position.odds)):
+            empty_tried = False  # empty piles of one kind are alike: asking about one answers for all
             for k in range(FOUNDATION_PILES):
+                if piles[k] and piles[k][-1].suit != card.suit or not piles[k] and empty_tried:
+                    continue  # cannot take it (a shortcut only: why_illegal judges the rest)
+                empty_tried = empty_tried or not piles[k]
                 m = Move(src, f"{letter}{k + 1}", card, 1)
                 if why_illegal(position, rules, m) is None:
                     targets.append(m.dst)
