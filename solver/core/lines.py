@@ -25,17 +25,20 @@ def without_cycles(game: Any, position: Any, rules: Any, moves: list[Move]) -> l
     it), so keys only find the candidates.
     """
     seen: dict[tuple, list[tuple[int, Any]]] = {position.key(): [(0, position)]}
+    keys = [position.key()]  # keys[n]: the key of the position after kept[:n]
     kept: list[Move] = []
     for move, after in zip(moves, game.positions(position, rules, moves)):
         kept.append(move)
         key = after.key()
         back = next((n for n, p in seen.get(key, ()) if p == after), None)
         if back is not None:  # a loop: back to the position after kept[:back]
+            for n in range(back + 1, len(kept)):  # forget the positions of the cut stretch, each once
+                seen[keys[n]] = [(m, p) for m, p in seen[keys[n]] if m != n]
             del kept[back:]
-            for key_seen in list(seen):  # forget the positions of the cut stretch
-                seen[key_seen] = [(n, p) for n, p in seen[key_seen] if n <= back]
+            del keys[back + 1:]
         else:
             seen.setdefault(key, []).append((len(kept), after))
+            keys.append(key)
     return kept
 
 
