@@ -15,10 +15,10 @@ the template with a kernel's slots and gets the very functions that kernel had b
 
 Why a file: numba caches only functions defined in a real source file (keyed on its path
 and mtime), never code made by ``exec``.  ``build`` writes the text to a file named after
-a digest of the text, in the package's kernel cache folder (``jit.CACHE_DIR``, itself
-named after a digest of the package's sources), and imports it.  A file that is there
-with the same text is used as it is (its mtime, and so numba's cache entry, stays valid);
-a new one is written to a temporary file and linked into place, so that two processes
+a digest of the text, in the package's kernel cache folder (``jit.CACHE_DIR``), and
+imports it; its functions are cached in the folder of its build digest (jit.py).  A file
+that is there with the same text is used as it is (its mtime, and so numba's cache
+entry, stays valid); a new one is written to a temporary file and linked into place, so that two processes
 generating at once never see half a file nor change a file the other has compiled.  With
 an unwritable cache folder (no numba cache then, see jit.py) the file goes to a private
 temporary folder.
@@ -49,6 +49,10 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
+
+# The engine modules the generated loops call (``source``): imported here so that the
+# build digest of every kernel, which imports this module, covers their code (jit.py).
+from . import bestpath, order, tt  # noqa: F401
 
 ENGINE = __name__.rsplit(".", 1)[0]  # the package of the jit, tt, bestpath and order modules
 

@@ -25,8 +25,9 @@ only) applied by kernel.apply_move, so a found line is a legal line; the caller
 replays it in the reference engine like every other win.  A beam drops positions, so
 running out proves nothing: it never says lost.
 
-Compiled code here calls kernel.py's functions; the cache folder is named after a
-digest of every source file (engine/jit.py), so an edit to the kernel is seen here.
+Compiled code here calls kernel.py's functions; this module's cache folder is named
+after the code of every package module it imports (engine/jit.py), so an edit to the
+kernel is seen here.
 """
 
 from __future__ import annotations
