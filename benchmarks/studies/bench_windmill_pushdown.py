@@ -1,6 +1,6 @@
 """Windmill: the exact pushdown solver (solver/games/windmill/pushdown.py) on real deals.
 
-    python benchmarks/bench_windmill_pushdown.py --unknown-of results/windmill-pysolfc-playouts-bench.md \\
+    python benchmarks/studies/bench_windmill_pushdown.py --unknown-of results/windmill-pysolfc-playouts-bench.md \\
         --cap 60 --max-states 30000000 --out results/windmill-pushdown.md \\
         --rows results/runs/windmill-pushdown-pysolfc-cap60.jsonl
 
@@ -93,7 +93,7 @@ def main() -> None:
 
 
 def report(args, seeds, rows) -> str:
-    cmd = "python " + " ".join(["benchmarks/bench_windmill_pushdown.py"] + sys.argv[1:])
+    cmd = "python " + " ".join(["benchmarks/studies/bench_windmill_pushdown.py"] + sys.argv[1:])
     count = {v: sum(r["verdict"] == v for r in rows) for v in ("won", "lost", "unknown", "error")}
     reasons = {}
     for r in rows:
