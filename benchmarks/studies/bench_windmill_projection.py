@@ -1,4 +1,4 @@
-"""Windmill: rank projections (solver/games/windmill/projection.py) on real deals.
+"""Windmill: rank projections (research/windmill/projection.py) on real deals.
 
     python -m benchmarks.studies.bench_windmill_projection \\
         --rows-of results/runs/windmill-pysolfc-pysolfc-cap60-playouts-twin.jsonl --verdict unknown \\
@@ -24,10 +24,10 @@ from pathlib import Path
 
 
 def one(seed: int, rules: str, keep: tuple[int, ...], cap: float, max_states: int) -> dict:
-    from solver.games.windmill import projection as P
+    from research.windmill import projection as P
     from solver.games.windmill.deals import windmill_deal
     from solver.games.windmill.position import WindmillRules
-    from solver.games.windmill.pushdown import PushdownLimits
+    from research.windmill.pushdown import PushdownLimits
 
     proj = P.Projection(keep, "pysolfc" if 13 not in keep else rules)
     r = P.decide(windmill_deal(seed), WindmillRules(rules), proj, PushdownLimits(timeout=cap, max_states=max_states))
