@@ -175,12 +175,6 @@ def write_text(path: PathLike, text: str, encoding: str = "utf-8") -> None:
         f.write(text)
 
 
-def write_bytes(path: PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (see ``atomic_open``)."""
-    with atomic_open(path, "wb") as f:
-        f.write(data)
-
-
 @contextmanager
 def output_file(path: PathLike, encoding: str = "utf-8", newline: str | None = None) -> Iterator[IO[str]]:
     """A text file to write: standard output for ``-`` (left open), else ``atomic_open``."""
