@@ -33,6 +33,7 @@ import numpy as np
 
 from ..core.moves import Move
 from ..core.result import LOST, MEMORY_LIMIT, WON
+from .codes import C_DEPTH, C_NODES, C_STATUS, ST_LOST, ST_MEMORY, ST_PAUSED, ST_STACK, ST_WON
 from .resources import table_mb, tables
 from .search import RELAX_AFTER, LazyLine, Progress
 
@@ -189,7 +190,7 @@ class KernelSearch:
 
     @property
     def nodes(self) -> int:
-        return int(self.ws.ctr[self.K.C_NODES])
+        return int(self.ws.ctr[C_NODES])
 
     @property
     def stored_states(self) -> int:
@@ -197,30 +198,29 @@ class KernelSearch:
 
     def grow(self) -> bool:
         """After MEMORY_LIMIT: enlarge the table, unless the DFS stack is what is full."""
-        if self.ws.ctr[self.K.C_STATUS] == self.K.ST_STACK:
+        if self.ws.ctr[C_STATUS] == ST_STACK:
             return False
         return self.tt.grow()
 
     def _status(self, status: int) -> str | None:
         """The verdict of a kernel status; None when paused.  Any other status is a
         kernel bug (KeyError), never "paused"."""
-        K = self.K
-        return {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_STACK: MEMORY_LIMIT,
-                K.ST_PAUSED: None}[int(status)]
+        return {ST_WON: WON, ST_LOST: LOST, ST_MEMORY: MEMORY_LIMIT, ST_STACK: MEMORY_LIMIT,
+                ST_PAUSED: None}[int(status)]
 
     def _tt(self) -> tuple:
         return (self.tt.table, self.tt.ctr, self.tt.touched)
 
     def start(self) -> str | None:
         status = self.K.search_init(self.ws.arrays, self.root, self.ctx, self.r, self._tt())
-        return WON if status == self.K.ST_WON else None
+        return WON if status == ST_WON else None
 
     def run(self, budget: int) -> str | None:
         return self._status(self.K.search_run(self.ws.arrays, self.ctx, self.r, self._tt(), budget))
 
     @property
     def depth(self) -> int:
-        return int(self.ws.ctr[self.K.C_DEPTH])
+        return int(self.ws.ctr[C_DEPTH])
 
     def path(self) -> np.ndarray:
         """The kernel moves from the root to the current node."""

@@ -35,6 +35,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .codes import ST_WON
 from .kernel_search import Workspace, expand, workspace_for
 from ..core.moves import Move
 from ..core.result import WON
@@ -76,11 +77,11 @@ class PlayoutSearch:
 
     def start(self) -> str | None:
         self.ws.rng[0] = np.uint64(self.seed)
-        return WON if self.K.playout_init(self.ws.arrays, self.root, self.ctx, self.r) == self.K.ST_WON else None
+        return WON if self.K.playout_init(self.ws.arrays, self.root, self.ctx, self.r) == ST_WON else None
 
     def run(self, budget: int) -> str | None:
         status = self.K.playout_run(self.ws.arrays, self.root, self.ctx, self.r, budget)
-        return WON if status == self.K.ST_WON else None  # never LOST: playouts prove nothing
+        return WON if status == ST_WON else None  # never LOST: playouts prove nothing
 
     def grow(self) -> bool:
         return False  # no table
