@@ -99,3 +99,16 @@ def test_each_jitted_function_is_cached_in_its_modules_keyed_folder():
         folder = jit.module_cache_dir(fn.py_func.__code__.co_filename)
         assert folder.name.endswith(build_digest(Path(fn.py_func.__code__.co_filename)))
         assert Path(fn._cache._cache_path).is_relative_to(folder)
+
+
+def test_a_function_from_no_file_still_compiles(tmp_path):
+    """Code given to ``python -c`` has no file to key on: it compiles (uncached)."""
+    import os
+    import subprocess
+    import sys
+
+    code = "from solver.engine.jit import njit\nf = njit(lambda x: x + 1)\nprint(f(1))"
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PATIENCE_CACHE_DIR"] = str(tmp_path)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0 and out.stdout.split() == ["2"], out.stderr

@@ -74,8 +74,8 @@ def njit(fn=None, **kw):
     kw.setdefault("nogil", True)
 
     def decorate(f):
-        if not kw["cache"]:
-            return numba.njit(**kw)(f)
+        if not kw["cache"] or not os.path.isfile(f.__code__.co_filename):  # code from no file: nothing to key on
+            return numba.njit(**{**kw, "cache": False})(f)
         with _DECORATING:
             numba.config.CACHE_DIR = str(module_cache_dir(f.__code__.co_filename))
             try:
