@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench clean browser
+.PHONY: run test test-fast bench clean browser
 
 # The install's own output (pip's notices, setuptools' banners) goes to a log, shown only
 # when the install fails.
@@ -21,6 +21,12 @@ run: $(STAMP)
 
 test: $(STAMP) browser
 	$(VENV)/bin/pytest -q
+
+# The fast tier for the edit loop: the tests tests/fast.txt names (every game's deals,
+# perft, small differential samples and known verdicts, command-line input, database
+# safety, the package's shape); under 2 minutes with the kernels already compiled.
+test-fast: $(STAMP)
+	$(VENV)/bin/pytest -q -m fast tests
 
 # The replay-page tests run in a real headless browser: Debian's chromium, installed
 # here when it is missing and we may (root with apt); otherwise those tests fail with

@@ -33,10 +33,10 @@ from bench_report import project_args, write_report  # noqa: E402
 def one(seed: int, rules_name: str, cap: float, widths: tuple[int, ...], positions: int | None) -> dict:
     from solver.engine.kernel_search import expand
     from solver.games.windmill import beam, reference
-    from solver.games.windmill import kernel as K
     from solver.games.windmill.codec import encode, log_to_moves, rules_array
     from solver.games.windmill.deals import windmill_deal
     from solver.games.windmill.position import WindmillRules
+    from solver.games.windmill.searcher import WindmillSearch
 
     rules = WindmillRules(rules_name)
     position = windmill_deal(seed)
@@ -48,7 +48,7 @@ def one(seed: int, rules_name: str, cap: float, widths: tuple[int, ...], positio
     row = {"seed": seed, "rules": rules_name, "verdict": "unknown", "seconds": round(seconds, 2), **info,
            "moves": 0, "verified": False}
     if line is not None:
-        moves = expand(K.__name__, log_to_moves, (1, 0, 3), True, root, (seq,), r, line)
+        moves = expand(WindmillSearch, log_to_moves, (1, 0, 3), True, root, (seq,), r, line)
         reference.verify_win(position, rules, moves)  # raises unless the line wins
         row.update(verdict="won", moves=len(moves), verified=True)
     return row

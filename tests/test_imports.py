@@ -1,10 +1,13 @@
 """The package's import graph, read from the source (nothing is imported): no module
 imports, directly or through others, a module that imports it back.  Imports inside
-functions count too: a lazy import still ties two modules together."""
+functions count too: a lazy import still ties two modules together, and so does a
+module named by a string (``"solver.games.klondike.game:Klondike"``), which the package
+imports by name (the registry's adapters, an adapter's searcher)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import solver
@@ -26,9 +29,13 @@ def _resolve(here: str, is_package: bool, level: int, module: str | None) -> str
     return ".".join(base + ([module] if module else []))
 
 
+NAMED = re.compile(r"(\w+(?:\.\w+)*)(?::\w+)?")  # a string naming a module, or "module:attribute"
+
+
 def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
     """Module -> the package's modules it imports (a name imported from a package is
-    the submodule when one exists by that name, else the package itself)."""
+    the submodule when one exists by that name, else the package itself; a string that
+    is a module's whole name, or "module:attribute", counts as an import of it)."""
     files = {_module_name(p, root): p for p in root.rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
@@ -40,6 +47,8 @@ def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom):
                 base = _resolve(name, is_package, node.level, node.module)
                 targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names]
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and NAMED.fullmatch(node.value):
+                targets = [NAMED.fullmatch(node.value).group(1)]
             else:
                 continue
             out.update(t for t in targets if t in files and t != name)
@@ -86,6 +95,31 @@ def test_the_package_has_no_import_circles():
     graph = import_graph()
     assert len(graph) > 30 and "solver.games.base" in graph["solver.games.windmill.game"]
     assert circles(graph) == []
+
+
+def test_modules_named_by_strings_are_imports():
+    """The registry names its adapters and an adapter its searcher as strings (imported
+    on first use): the graph has those edges, and the package imports modules by name
+    (importlib) only where those strings are read."""
+    graph = import_graph()
+    assert "solver.games.klondike.game" in graph["solver.games"]
+    assert "solver.games.windmill.searcher" in graph["solver.games.windmill.game"]
+    by_name = sorted(name for name, path in ((_module_name(p, ROOT), p) for p in ROOT.rglob("*.py"))
+                     if "import_module(" in path.read_text())
+    assert by_name == ["solver.games", "solver.games.base"]
+
+
+def test_the_graph_sees_a_string_import(tmp_path):
+    """The test above can fail: a module named as "module:Class" in another is an edge,
+    and with an ordinary import back it is a circle."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text('TABLE = {"a": "pkg.a:A"}\n')
+    (pkg / "a.py").write_text("from . import b\n")
+    (pkg / "b.py").write_text("def f():\n    from . import TABLE\n    return 'not a module name'\n")
+    graph = import_graph(pkg)
+    assert graph["pkg"] == {"pkg.a"} and graph["pkg.b"] == {"pkg"}
+    assert circles(graph) == [["pkg", "pkg.a", "pkg.b"]]
 
 
 def test_the_circle_finder_sees_a_circle(tmp_path):

@@ -111,3 +111,17 @@ def test_unwritable_cache_folder_writes_elsewhere(cache, tmp_path):
                          cwd=Path(__file__).parent.parent)
     path = Path(out.stdout.strip())
     assert path.parent.parent == tmp_path and path.parent.name.startswith("patience-loops-")
+
+
+def test_the_generated_module_is_printed_for_each_game(capsys):
+    """Issue 33: a command prints a game's generated loop (where numba errors point)."""
+    from solver.games import loop_source
+
+    for game, K in (("klondike", KL), ("windmill-welford", WW), ("beleaguered-castle", BC), ("great-wheel", GW)):
+        assert loop_source.main([game]) == 0
+        out, err = capsys.readouterr()
+        path = Path(K.search_run.py_func.__code__.co_filename)
+        assert out == path.read_text() == T.source(K.__name__, K.LOOP, set(vars(K)))
+        assert err.strip() == f"# {path}"
+        assert loop_source.main([game, "--path"]) == 0
+        assert capsys.readouterr().out.strip() == str(path)

@@ -115,7 +115,8 @@ def test_the_variant_table_and_the_adapters_agree():
     """Presets, their order and their options come from one table (games/variants.py);
     every option's flag is the one the command line takes."""
     from solver.interfaces.cli import solve as solve_command
-    from solver.games.variants import ADAPTERS, OPTIONS, VARIANTS, option_help, options_of, presets_of
+    from solver.games import ADAPTERS
+    from solver.games.variants import OPTIONS, VARIANTS, option_help, options_of, presets_of
 
     assert sorted({v.game for v in VARIANTS}) == game_names()
     assert sorted(ADAPTERS) == sorted([*game_names(), *(v.adapter for v in VARIANTS if v.adapter)])

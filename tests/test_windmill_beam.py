@@ -95,7 +95,7 @@ def beam_line(position: WindmillPosition, rules: WindmillRules, seconds: float =
     root, seq = encode(position, rules)
     r = rules_array(position, rules, True)
     line, info = B.search(root, seq, r, seconds, **kw)
-    moves = None if line is None else expand(K.__name__, log_to_moves, (1, 0, 3), True, root, (seq,), r, line)
+    moves = None if line is None else expand(WindmillSearch, log_to_moves, (1, 0, 3), True, root, (seq,), r, line)
     return moves, info
 
 

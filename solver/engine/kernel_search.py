@@ -25,7 +25,6 @@ start, run, path, line and progress are written here once.
 
 from __future__ import annotations
 
-import importlib
 import threading
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
@@ -34,6 +33,7 @@ import numpy as np
 
 from ..core.moves import Move
 from ..core.result import LOST, MEMORY_LIMIT, WON
+from .codes import C_DEPTH, C_NODES, C_STATUS, ST_LOST, ST_MEMORY, ST_PAUSED, ST_STACK, ST_WON
 from .resources import table_mb, tables
 from .search import RELAX_AFTER, LazyLine, Progress
 
@@ -124,12 +124,15 @@ def ring_workspace(K: Any, g: RingGeometry) -> Workspace:
                      key=np.zeros(K.KEY_WORDS, dtype=np.uint64), block=g.block)
 
 
-def expand(kernel: str, to_moves: Callable[[np.ndarray], list[Move]], log_shape: tuple[int, int, int],
+def expand(searcher: type, to_moves: Callable[[np.ndarray], list[Move]], log_shape: tuple[int, int, int],
            exact: bool, root: np.ndarray, ctx: tuple, rules: np.ndarray, path: np.ndarray) -> list[Move]:
     """The moves of a path of kernel moves from ``root`` (module-level and picklable, so
-    that a batch worker can send a line home unexpanded).  ``log_shape`` = (rows per
-    move, extra rows, columns); ``exact``: one log row per path move."""
-    K = importlib.import_module(kernel)
+    that a batch worker can send a line home unexpanded).  ``searcher``: a game's
+    KernelSearch class, whose ``K`` is the kernel (a class pickles by reference: its
+    module, which imports the kernel, is imported where it is unpickled; the engine names
+    no game module).  ``log_shape`` = (rows per move, extra rows, columns); ``exact``: one
+    log row per path move."""
+    K = searcher.K
     path = np.asarray(path, dtype=np.int64)
     per, extra, width = log_shape
     log = np.zeros((per * len(path) + extra, width), dtype=np.int32)
@@ -137,6 +140,12 @@ def expand(kernel: str, to_moves: Callable[[np.ndarray], list[Move]], log_shape:
     if n < 0 or n > log.shape[0] or (exact and n != len(path)):
         raise RuntimeError(f"kernel could not expand its own line (code {n})")
     return to_moves(log[:n])
+
+
+def kernel_owner(cls: type) -> type:
+    """The class of ``cls``'s line (itself or a base) that declares its kernel ``K``: the
+    one ``expand`` is handed (a subclass made in a test or a function cannot be pickled)."""
+    return next(c for c in cls.__mro__ if "K" in vars(c))
 
 
 class KernelSearch:
@@ -181,7 +190,7 @@ class KernelSearch:
 
     @property
     def nodes(self) -> int:
-        return int(self.ws.ctr[self.K.C_NODES])
+        return int(self.ws.ctr[C_NODES])
 
     @property
     def stored_states(self) -> int:
@@ -189,30 +198,29 @@ class KernelSearch:
 
     def grow(self) -> bool:
         """After MEMORY_LIMIT: enlarge the table, unless the DFS stack is what is full."""
-        if self.ws.ctr[self.K.C_STATUS] == self.K.ST_STACK:
+        if self.ws.ctr[C_STATUS] == ST_STACK:
             return False
         return self.tt.grow()
 
     def _status(self, status: int) -> str | None:
         """The verdict of a kernel status; None when paused.  Any other status is a
         kernel bug (KeyError), never "paused"."""
-        K = self.K
-        return {K.ST_WON: WON, K.ST_LOST: LOST, K.ST_MEMORY: MEMORY_LIMIT, K.ST_STACK: MEMORY_LIMIT,
-                K.ST_PAUSED: None}[int(status)]
+        return {ST_WON: WON, ST_LOST: LOST, ST_MEMORY: MEMORY_LIMIT, ST_STACK: MEMORY_LIMIT,
+                ST_PAUSED: None}[int(status)]
 
     def _tt(self) -> tuple:
         return (self.tt.table, self.tt.ctr, self.tt.touched)
 
     def start(self) -> str | None:
         status = self.K.search_init(self.ws.arrays, self.root, self.ctx, self.r, self._tt())
-        return WON if status == self.K.ST_WON else None
+        return WON if status == ST_WON else None
 
     def run(self, budget: int) -> str | None:
         return self._status(self.K.search_run(self.ws.arrays, self.ctx, self.r, self._tt(), budget))
 
     @property
     def depth(self) -> int:
-        return int(self.ws.ctr[self.K.C_DEPTH])
+        return int(self.ws.ctr[C_DEPTH])
 
     def path(self) -> np.ndarray:
         """The kernel moves from the root to the current node."""
@@ -226,7 +234,7 @@ class KernelSearch:
 
     def expander(self):
         """path -> Moves (picklable; holds this search's root and rules, not its workspace)."""
-        return partial(expand, self.K.__name__, self.to_moves, self.LOG_SHAPE, self.EXACT_LOG,
+        return partial(expand, kernel_owner(type(self)), self.to_moves, self.LOG_SHAPE, self.EXACT_LOG,
                        self.root, self.ctx, self.r)
 
     def line(self) -> list[Move]:

@@ -15,10 +15,10 @@ the template with a kernel's slots and gets the very functions that kernel had b
 
 Why a file: numba caches only functions defined in a real source file (keyed on its path
 and mtime), never code made by ``exec``.  ``build`` writes the text to a file named after
-a digest of the text, in the package's kernel cache folder (``jit.CACHE_DIR``, itself
-named after a digest of the package's sources), and imports it.  A file that is there
-with the same text is used as it is (its mtime, and so numba's cache entry, stays valid);
-a new one is written to a temporary file and linked into place, so that two processes
+a digest of the text, in the package's kernel cache folder (``jit.CACHE_DIR``), and
+imports it; its functions are cached in the folder of its build digest (jit.py).  A file
+that is there with the same text is used as it is (its mtime, and so numba's cache
+entry, stays valid); a new one is written to a temporary file and linked into place, so that two processes
 generating at once never see half a file nor change a file the other has compiled.  With
 an unwritable cache folder (no numba cache then, see jit.py) the file goes to a private
 temporary folder.
@@ -49,6 +49,11 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
+from typing import Any, NamedTuple
+
+# The engine modules the generated loops call (``source``): imported here so that the
+# build digest of every kernel, which imports this module, covers their code (jit.py).
+from . import bestpath, order, tt  # noqa: F401
 
 ENGINE = __name__.rsplit(".", 1)[0]  # the package of the jit, tt, bestpath and order modules
 
@@ -488,11 +493,23 @@ def write_once(path: Path, text: str) -> None:
             os.unlink(tmp)
 
 
-def build(kernel: str, loop: Loop, where: Path | None = None) -> tuple:
+class Built(NamedTuple):
+    """The functions ``build`` made (None for those a Loop's flags leave out) and the
+    file they were generated into (where a numba error in a slot points)."""
+
+    search_init: Any
+    search_run: Any
+    expand_line: Any
+    successors: Any
+    keys_of: Any
+    playout_init: Any
+    playout_run: Any
+    path: Path
+
+
+def build(kernel: str, loop: Loop, where: Path | None = None) -> Built:
     """Generate, write (once) and import ``loop`` for kernel module ``kernel`` (called at
-    the end of the kernel's own module, whose names defined so far the loop may use).
-    Returns (search_init, search_run, expand_line, successors, keys_of, playout_init,
-    playout_run), None for those not made."""
+    the end of the kernel's own module, whose names defined so far the loop may use)."""
     names = set(vars(sys.modules[kernel]))
     text = source(kernel, loop, names)
     stem = f"{kernel.replace('.', '_')}_loop_{digest(text)}"
@@ -504,8 +521,8 @@ def build(kernel: str, loop: Loop, where: Path | None = None) -> tuple:
         module = importlib.util.module_from_spec(spec)
         sys.modules[stem] = module
         spec.loader.exec_module(module)
-    return (module.search_init, module.search_run, module.expand_line, module.successors,
-            getattr(module, "keys_of", None), getattr(module, "playout_init", None),
-            getattr(module, "playout_run", None))
+    return Built(module.search_init, module.search_run, module.expand_line, module.successors,
+                 getattr(module, "keys_of", None), getattr(module, "playout_init", None),
+                 getattr(module, "playout_run", None), Path(module.__file__))
 
 

@@ -35,6 +35,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .codes import ST_WON
 from .kernel_search import Workspace, expand, workspace_for
 from ..core.moves import Move
 from ..core.result import WON
@@ -63,21 +64,24 @@ class PlayoutSearch:
     stored_states = 0  # no table
     tt = None
 
-    def __init__(self, K: Any, root: np.ndarray, ctx: tuple, rules: np.ndarray,
+    def __init__(self, searcher: type, root: np.ndarray, ctx: tuple, rules: np.ndarray,
                  to_moves: Callable[[np.ndarray], list[Move]], salt: int = 0, slot: str = "playouts",
                  log_shape: tuple[int, int, int] = (1, 1, 3), exact: bool = True):
+        """``searcher``: the game's KernelSearch class; its ``K`` is the kernel whose
+        playouts these are (kernel_search.expand)."""
+        K = searcher.K
         self.K, self.root, self.ctx, self.r = K, root, ctx, rules
         self.ws = workspace_for(f"{K.__name__}-{slot}", lambda: _workspace(K))
         self.seed = deal_seed(root, ctx, salt)
-        self._expand = partial(expand, K.__name__, to_moves, log_shape, exact, root, ctx, rules)
+        self._expand = partial(expand, searcher, to_moves, log_shape, exact, root, ctx, rules)
 
     def start(self) -> str | None:
         self.ws.rng[0] = np.uint64(self.seed)
-        return WON if self.K.playout_init(self.ws.arrays, self.root, self.ctx, self.r) == self.K.ST_WON else None
+        return WON if self.K.playout_init(self.ws.arrays, self.root, self.ctx, self.r) == ST_WON else None
 
     def run(self, budget: int) -> str | None:
         status = self.K.playout_run(self.ws.arrays, self.root, self.ctx, self.r, budget)
-        return WON if status == self.K.ST_WON else None  # never LOST: playouts prove nothing
+        return WON if status == ST_WON else None  # never LOST: playouts prove nothing
 
     def grow(self) -> bool:
         return False  # no table

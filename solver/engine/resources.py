@@ -19,7 +19,7 @@ from typing import Iterator
 
 from ..core.errors import NAME, OptionError
 
-DEFAULT_TT_MB = 2048  # 89 M states of 24 bytes at the 80% load cap; fits twice in 24 GB
+DEFAULT_TT_MB = 2048  # 2**26 slots of 24 bytes (1.5 GB): 53.7 M states at the 80% load cap; fits twice in 24 GB
 MIN_DEFAULT_TT_MB = 64  # a batch's default never halves below this
 TABLES_PER_WORKER = 2  # the main search's table and the second search's (search.drive)
 

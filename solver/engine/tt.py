@@ -29,8 +29,8 @@ Counters live in a small int64 array so kernels can update them without Python:
 
 Growth: a table starts small and doubles (rehashing) whenever it reaches its load
 cap, up to the user's ``--tt-mb``; at that size it evicts (below), or, built with
-``evict=False``, ends the search with "memory-limit".  Small searches thus touch little memory (first touches of fresh pages
-cost about as much as the search itself on this machine), big ones get all of it.
+``evict=False``, ends the search with "memory-limit".  Small searches thus touch little
+memory (the first touch of a fresh page is not free), big ones get all of it.
 
 Eviction, once the table has its final size and is at its cap: the first entry at or
 after the new state's home slot is forgotten, removed by backward-shift deletion (the

@@ -7,22 +7,23 @@ class UnknownGame(ValueError):
     pass
 
 
-class computed:
-    """A class attribute computed when first read, so that importing a game adapter
-    does not import its kernel (numba): ``workspace_mb = computed(lambda: ...)``."""
-
-    def __init__(self, fn):
-        self.fn = fn
-
-    def __get__(self, obj, owner):
-        return self.fn()
+# registry key -> adapter class ("module:Class"), imported on first use (an adapter's
+# game.py imports no numba, its searcher does): each game under its own name, and each
+# preset that has a folder of its own (variants.VARIANTS names it in its row).  The
+# adapters import variants.py, never this registry (tests/test_imports.py reads these
+# names as imports).
+ADAPTERS = {
+    "klondike": "solver.games.klondike.game:Klondike",
+    "beleaguered-castle": "solver.games.beleaguered_castle.game:BeleagueredCastle",
+    "windmill": "solver.games.windmill.game:Windmill",
+    "windmill-welford": "solver.games.windmill_welford.game:WindmillWelford",
+    "great-wheel": "solver.games.great_wheel.game:GreatWheel",
+}
 
 
 def _registry() -> dict:
-    """Registry key -> adapter class, for every adapter of variants.ADAPTERS."""
+    """Registry key -> adapter class, for every adapter of ADAPTERS."""
     import importlib
-
-    from .variants import ADAPTERS
 
     out = {}
     for key, where in ADAPTERS.items():

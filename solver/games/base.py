@@ -16,6 +16,17 @@ from ..core.moves import Move
 from ..core.numbering import PYSOLFC
 
 
+class computed:
+    """A class attribute computed when first read, so that importing a game adapter
+    does not import its kernel (numba): ``workspace_mb = computed(lambda: ...)``."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __get__(self, obj, owner):
+        return self.fn()
+
+
 class GameAdapter:
     """Defaults for the members of ``protocol.Game``.
 

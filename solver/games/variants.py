@@ -1,5 +1,5 @@
-"""Every game and rule preset as a row of one table, the rule options as data, and
-where each game's adapter lives (a new game adds its rows and its adapter here).
+"""Every game and rule preset as a row of one table, and the rule options as data (a
+new game adds its rows here, and its adapter to the registry, ``games/__init__.py``).
 
 Pure data, imported without any game module: the command line builds its rule options
 and its help from it, and ``patience games`` lists it.  Each game adapter reads its own
@@ -52,16 +52,6 @@ class Variant:
     options: dict = field(default_factory=dict)
     adapter: str | None = None
 
-
-# registry key -> adapter class ("module:Class"), imported by the registry on first use:
-# each game under its own name, and each preset that has a folder of its own
-ADAPTERS = {
-    "klondike": "solver.games.klondike.game:Klondike",
-    "beleaguered-castle": "solver.games.beleaguered_castle.game:BeleagueredCastle",
-    "windmill": "solver.games.windmill.game:Windmill",
-    "windmill-welford": "solver.games.windmill_welford.game:WindmillWelford",
-    "great-wheel": "solver.games.great_wheel.game:GreatWheel",
-}
 
 VARIANTS = (
     Variant("klondike", "standard", "draw 1, unlimited passes", 2),

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import GameAdapter
+from ..base import GameAdapter, computed
 from . import board, dealfile, reference
 from .deals import NUMBERINGS, bc_deal
 from .position import BCPosition, BCRules
-from .. import computed
 
 
 class BeleagueredCastle(GameAdapter):

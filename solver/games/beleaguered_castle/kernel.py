@@ -60,6 +60,9 @@ from __future__ import annotations
 
 import numpy as np
 
+# the search's status and counter codes (its generated loop reads them among this module's names)
+from ...engine.codes import (C_DEPTH, C_LO, C_NODES, C_STATUS, ST_LOST, ST_MEMORY, ST_PAUSED,  # noqa: F401
+                             ST_RUNNING, ST_STACK, ST_WON, RING_CTR_LEN as CTR_LEN)
 from ...engine.jit import njit
 from ...engine.kernel_parts import four_full, log_move as _log, push_move as _push, put_small as _put
 from ...engine.loop_template import Loop, build
@@ -79,11 +82,7 @@ RULES_LEN = 5
 K_FND, K_PILE = 0, 1
 LOC_FND = 8
 
-# search counters
-C_NODES, C_DEPTH, C_STATUS, C_LO = 0, 1, 2, 3  # C_LO: lowest level whose ring row is valid
-CTR_LEN = 4
 MOVE_MASK = 0xFFF
-ST_RUNNING, ST_WON, ST_LOST, ST_MEMORY, ST_PAUSED, ST_STACK = 0, 1, 2, 3, 4, 5
 
 KEY_WORDS = 3
 STUB_BITS = 5
@@ -314,4 +313,7 @@ LOOP = Loop(
     apply="apply_move($st, $m, $log, $n, $dolog)", safe="play_safe($st, rules, $log, $n, $dolog)",
     gen="gen_moves($st, rules, $moves, $start, need)", mask="MOVE_MASK", key="pack_key($st, ref, rules, $key)",
     home="home = np.int64($st[FND0]) + $st[FND0 + 1] + $st[FND0 + 2] + $st[FND0 + 3]")
-search_init, search_run, expand_line, successors, keys_of, _, _ = build(__name__, LOOP)
+BUILT = build(__name__, LOOP)
+search_init, search_run = BUILT.search_init, BUILT.search_run
+expand_line, successors = BUILT.expand_line, BUILT.successors
+keys_of = BUILT.keys_of

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import computed
-from ..base import GameAdapter
+from ..base import GameAdapter, computed
 from . import board, dealfile, reference
 from .deals import NUMBERINGS, gw_deal
 from .position import PRESETS, GWPosition, GWRules

@@ -94,6 +94,9 @@ from __future__ import annotations
 
 import numpy as np
 
+# the search's status and counter codes (its generated loop reads them among this module's names)
+from ...engine.codes import (C_DEPTH, C_LO, C_NODES, C_STATUS, ST_LOST, ST_MEMORY, ST_PAUSED,  # noqa: F401
+                             ST_RUNNING, ST_STACK, ST_WON, RING_CTR_LEN as CTR_LEN)
 from ...engine.jit import njit
 from ...engine.kernel_parts import log_move as _log, push_move as _push
 from ...engine.loop_template import Loop, build
@@ -120,10 +123,7 @@ K_DRAW, K_ACE, K_FND, K_PILE, K_EBACK, K_OBACK = 0, 1, 2, 3, 4, 5
 SRC_WASTE = 8
 LOC_WASTE, LOC_STOCK, LOC_ACES, LOC_EVENS, LOC_ODDS = 8, 9, 10, 11, 12
 
-C_NODES, C_DEPTH, C_STATUS, C_LO = 0, 1, 2, 3
-CTR_LEN = 4
 MOVE_MASK = 0xFFF
-ST_RUNNING, ST_WON, ST_LOST, ST_MEMORY, ST_PAUSED, ST_STACK = 0, 1, 2, 3, 4, 5
 
 KEY_WORDS = 6
 MAX_MOVES_PER_NODE = 256
@@ -455,4 +455,7 @@ pctr[P_RUN] = 0""", played="""
 pctr[P_LAST] = pick
 kind = pick & 15
 pctr[P_RUN] = pctr[P_RUN] + 1 if (kind == K_PILE or kind == K_EBACK or kind == K_OBACK) else 0""")
-search_init, search_run, expand_line, successors, keys_of, playout_init, playout_run = build(__name__, LOOP)
+BUILT = build(__name__, LOOP)
+search_init, search_run = BUILT.search_init, BUILT.search_run
+expand_line, successors = BUILT.expand_line, BUILT.successors
+keys_of, playout_init, playout_run = BUILT.keys_of, BUILT.playout_init, BUILT.playout_run

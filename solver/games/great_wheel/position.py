@@ -82,14 +82,6 @@ def deck(ranks: int = FULL_RANKS) -> list[Card]:
     return [Card(r, s) for s in range(4) for r in range(1, ranks + 1) for _ in range(2)]
 
 
-def top_even(ranks: int) -> int:
-    return ranks if ranks % 2 == 0 else ranks - 1
-
-
-def top_odd(ranks: int) -> int:
-    return ranks if ranks % 2 == 1 else ranks - 1
-
-
 def base_length(pile: list[Card]) -> int:
     """Cards of ``pile`` below its maximal top run built down in suit (the run's bottom
     card counts as base): the kernel's key stores these cards one by one."""

@@ -57,7 +57,7 @@ class GWPlayouts(PlayoutSearch):
     (which is otherwise the deal's)."""
 
     def __init__(self, position: GWPosition, rules: GWRules, salt: int = 0, slot: str = "playouts"):
-        super().__init__(K, encode(position), (talon_of(position),), rules_array(position, rules, True),
+        super().__init__(GWSearch, encode(position), (talon_of(position),), rules_array(position, rules, True),
                          partial(log_to_moves, root=position), salt, slot=slot)
 
 

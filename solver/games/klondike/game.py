@@ -6,12 +6,11 @@ from typing import Any
 
 from ...core.dealfile import DealFileOptionError
 from ...core.errors import NAME
-from ..base import GameAdapter
+from ..base import GameAdapter, computed
 from ..variants import preset_options, presets_of
 from . import board, dealfile, reference
 from .deals import NUMBERINGS, klondike_deal
 from .position import KlondikePosition, KlondikeRules
-from .. import computed
 
 
 # Named rule sets: PySolFC's Klondike games, which share one deal per number (variants.VARIANTS).

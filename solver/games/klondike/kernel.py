@@ -180,6 +180,9 @@ from __future__ import annotations
 
 import numpy as np
 
+# the search's status and counter codes (its generated loop reads them among this module's names)
+from ...engine.codes import (C_DEPTH, C_NODES, C_STATUS, CTR_LEN, ST_LOST, ST_MEMORY, ST_PAUSED,  # noqa: F401
+                             ST_RUNNING, ST_STACK, ST_WON)
 from ...engine.jit import njit
 from ...engine.kernel_parts import four_full, push_move as _push
 from ...engine.loop_template import Loop, build
@@ -213,10 +216,6 @@ KING_TALON, KING_FND, KING_PILE = 0, 1, 2
 LOG_DRAW, LOG_REDEAL, LOG_MOVE = 0, 1, 2
 LOC_FND, LOC_STOCK, LOC_WASTE = 7, 11, 12
 
-# search counters
-C_NODES, C_DEPTH, C_STATUS, C_MOVETOP = 0, 1, 2, 3
-CTR_LEN = 4
-ST_RUNNING, ST_WON, ST_LOST, ST_MEMORY, ST_PAUSED, ST_STACK = 0, 1, 2, 3, 4, 5
 
 KEY_WORDS = 3
 CLASS_KEY_WORDS = 2  # the class key's table entries (searcher.KlondikeSearch.setup)
@@ -1024,4 +1023,6 @@ LOOP = Loop(
     safe="play_safe($st, talon, ntalon, rules, $log, $n, $dolog)",
     gen="gen_moves($st, talon, ntalon, rules, $moves, $start)", key="pack_key($st, rules, $key, codes)",
     home="home = $st[FND0] + $st[FND0 + 1] + $st[FND0 + 2] + $st[FND0 + 3]", keys_of=False)
-search_init, search_run, expand_line, successors, _, _, _ = build(__name__, LOOP)
+BUILT = build(__name__, LOOP)
+search_init, search_run = BUILT.search_init, BUILT.search_run
+expand_line, successors = BUILT.expand_line, BUILT.successors

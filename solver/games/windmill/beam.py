@@ -15,18 +15,19 @@ A run ends when its beam is empty (every candidate's stock ran out unwon); the n
 run takes the next width of ``WIDTHS`` (after the last, the first again) and a new salt
 for the score's tie-break, until the caller stops: a wider beam keeps what a narrower
 one dropped, a new salt keeps other positions of equal score.  Memory: the closure
-rows (``POOL_PER_ENTRY`` per entry, at most ``pool_rows``: ~230 MB at the default), the
-key set (twice the rows in use, at most ~130 MB) and each run's segments (up to ~35 MB
-at width 65,536: seed 2's first widest run), none of it counted in the table budget (engine/resources.py); pages are
-touched only as the widths need them.
+rows (``POOL_PER_ENTRY`` per entry, at most ``pool_rows``), the key set (twice the rows
+in use) and each run's segments, none of it counted in the table budget
+(engine/resources.py); pages are touched only as the widths need them (sizes measured:
+docs/measurements.md).
 
 Soundness: every step is a kernel move (kernel.gen_moves, with its exact-key pruning
 only) applied by kernel.apply_move, so a found line is a legal line; the caller
 replays it in the reference engine like every other win.  A beam drops positions, so
 running out proves nothing: it never says lost.
 
-Compiled code here calls kernel.py's functions; the cache folder is named after a
-digest of every source file (engine/jit.py), so an edit to the kernel is seen here.
+Compiled code here calls kernel.py's functions; this module's cache folder is named
+after the code of every package module it imports (engine/jit.py), so an edit to the
+kernel is seen here.
 """
 
 from __future__ import annotations

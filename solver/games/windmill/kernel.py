@@ -114,6 +114,9 @@ from __future__ import annotations
 
 import numpy as np
 
+# the search's status and counter codes (its generated loop reads them among this module's names)
+from ...engine.codes import (C_DEPTH, C_NODES, C_STATUS, CTR_LEN, ST_LOST, ST_MEMORY, ST_PAUSED,  # noqa: F401
+                             ST_RUNNING, ST_STACK, ST_WON)
 from ...engine.jit import njit
 from ...engine.kernel_parts import log_move as _log, push_move as _push, put_small as _put
 from ...engine.loop_template import Loop, build
@@ -144,10 +147,7 @@ RULES_LEN = 10
 ENDGAME_STOCK = -1
 ENDGAME_NODES = 1 << 13
 
-C_NODES, C_DEPTH, C_STATUS = 0, 1, 2
-CTR_LEN = 3
 MOVE_MASK = 0xFF
-ST_RUNNING, ST_WON, ST_LOST, ST_MEMORY, ST_PAUSED, ST_STACK = 0, 1, 2, 3, 4, 5
 
 KEY_WORDS = 3
 # moves per node: at most 14 sources (8 cells, waste, 4 king piles, centre), each to the
@@ -498,4 +498,7 @@ pctr[P_EPS] = rand_below(rng, 4)  # 0: no uniform moves; e: a uniform move with 
 pctr[P_LAST] = pick
 src = pick & 15
 pctr[P_RUN] = pctr[P_RUN] + 1 if (src >= KING0 and src <= CENTRE) else 0""")
-search_init, search_run, expand_line, successors, keys_of, playout_init, playout_run = build(__name__, LOOP)
+BUILT = build(__name__, LOOP)
+search_init, search_run = BUILT.search_init, BUILT.search_run
+expand_line, successors = BUILT.expand_line, BUILT.successors
+keys_of, playout_init, playout_run = BUILT.keys_of, BUILT.playout_init, BUILT.playout_run

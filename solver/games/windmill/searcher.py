@@ -79,7 +79,8 @@ class WindmillPlayouts(PlayoutSearch):
     def __init__(self, position: WindmillPosition, rules: WindmillRules, salt: int = 0,
                  dfs: WindmillSearch | None = None, slot: str = "playouts"):
         root, seq = encode(position, rules)
-        super().__init__(K, root, (seq,), rules_array(position, rules, True), log_to_moves, salt, slot=slot)
+        super().__init__(WindmillSearch, root, (seq,), rules_array(position, rules, True), log_to_moves, salt,
+                         slot=slot)
         self.dfs = dfs
 
     def counters(self) -> dict[str, int]:
@@ -102,7 +103,7 @@ class WindmillBeam:
 
     def __init__(self, bm: B.Beam, dfs: WindmillSearch | None = None):
         self.bm, self.dfs, self.base = bm, dfs, bm.nodes
-        self._expand = partial(expand, K.__name__, log_to_moves, WindmillSearch.LOG_SHAPE, WindmillSearch.EXACT_LOG,
+        self._expand = partial(expand, WindmillSearch, log_to_moves, WindmillSearch.LOG_SHAPE, WindmillSearch.EXACT_LOG,
                                bm.root, (bm.seq,), bm.r)
 
     def start(self) -> str | None:

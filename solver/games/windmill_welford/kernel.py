@@ -79,6 +79,9 @@ from __future__ import annotations
 
 import numpy as np
 
+# the search's status and counter codes (its generated loop reads them among this module's names)
+from ...engine.codes import (C_DEPTH, C_NODES, C_STATUS, CTR_LEN, ST_LOST, ST_MEMORY, ST_PAUSED,  # noqa: F401
+                             ST_RUNNING, ST_STACK, ST_WON)
 from ...engine.jit import njit
 from ...engine.loop_template import Loop, build
 from ...engine.order import noise as _noise, noise_base, rand_below
@@ -105,9 +108,6 @@ K_SAIL_C, K_SAIL_K, K_WASTE_C, K_WASTE_K, K_KING_C, K_REFILL, K_DRAW, K_REDEAL =
 LOG_DRAW, LOG_REDEAL, LOG_MOVE = 0, 1, 2
 LOC_KING, LOC_CENTRE, LOC_STOCK, LOC_WASTE = 8, 12, 13, 14
 
-C_NODES, C_DEPTH, C_STATUS = 0, 1, 2
-CTR_LEN = 3
-ST_RUNNING, ST_WON, ST_LOST, ST_MEMORY, ST_PAUSED, ST_STACK = 0, 1, 2, 3, 4, 5
 
 KEY_WORDS = 3
 MAX_MOVES_PER_NODE = 40  # 4 sails x 5 + waste 5 + 4 kings + refill/draw/redeal = 32
@@ -456,4 +456,7 @@ LOOP = Loop(
     home="home = np.int64($st[CENTRE]) + $st[KLEN0] + $st[KLEN0 + 1] + $st[KLEN0 + 2] + $st[KLEN0 + 3]",
     playouts=True, pick="_playout_pick($st, talon, r, moves, pctr, rng, d, cap)",
     restart="pctr[P_EPS] = rand_below(rng, 4)  # a uniform action with chance 0, 1/16, 1/8 or 1/4")
-search_init, search_run, expand_line, successors, keys_of, playout_init, playout_run = build(__name__, LOOP)
+BUILT = build(__name__, LOOP)
+search_init, search_run = BUILT.search_init, BUILT.search_run
+expand_line, successors = BUILT.expand_line, BUILT.successors
+keys_of, playout_init, playout_run = BUILT.keys_of, BUILT.playout_init, BUILT.playout_run

@@ -62,7 +62,7 @@ class WelfordPlayouts(PlayoutSearch):
 
     def __init__(self, position: WelfordPosition, salt: int = 0, slot: str = "playouts"):
         root, talon = encode(position)
-        super().__init__(K, root, (talon,), rules_array(position, True), log_to_moves, salt, slot=slot,
+        super().__init__(WelfordSearch, root, (talon,), rules_array(position, True), log_to_moves, salt, slot=slot,
                          log_shape=WelfordSearch.LOG_SHAPE, exact=WelfordSearch.EXACT_LOG)
 
 

@@ -1,6 +1,6 @@
-"""Windmill: the exact pushdown solver (solver/games/windmill/pushdown.py) on real deals.
+"""Windmill: the exact pushdown solver (research/windmill/pushdown.py) on real deals.
 
-    python benchmarks/bench_windmill_pushdown.py --unknown-of results/windmill-pysolfc-playouts-bench.md \\
+    python benchmarks/studies/bench_windmill_pushdown.py --unknown-of results/windmill-pysolfc-playouts-bench.md \\
         --cap 60 --max-states 30000000 --out results/windmill-pushdown.md \\
         --rows results/runs/windmill-pushdown-pysolfc-cap60.jsonl
 
@@ -24,11 +24,13 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # research/ (run as a script)
+
 
 def one(seed: int, rules: str, cap: float, max_states: int) -> dict:
     from solver.games.windmill.deals import windmill_deal
     from solver.games.windmill.position import WindmillRules
-    from solver.games.windmill.pushdown import PushdownLimits, decide
+    from research.windmill.pushdown import PushdownLimits, decide
 
     r = decide(windmill_deal(seed), WindmillRules(rules), PushdownLimits(timeout=cap, max_states=max_states))
     st = r.stats
@@ -93,7 +95,7 @@ def main() -> None:
 
 
 def report(args, seeds, rows) -> str:
-    cmd = "python " + " ".join(["benchmarks/bench_windmill_pushdown.py"] + sys.argv[1:])
+    cmd = "python " + " ".join(["benchmarks/studies/bench_windmill_pushdown.py"] + sys.argv[1:])
     count = {v: sum(r["verdict"] == v for r in rows) for v in ("won", "lost", "unknown", "error")}
     reasons = {}
     for r in rows:

@@ -1,4 +1,4 @@
-"""Rank projections of Windmill (solver/games/windmill/projection.py) against the reference.
+"""Rank projections of Windmill (research/windmill/projection.py) against the reference.
 
 * The projection's solver (the pushdown solver with a blank) equals a plain exhaustive
   search of the projected game built on the reference engine (its moves plus the
@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from solver.core.cards import Card
-from solver.games.windmill import projection as P
-from solver.games.windmill import pushdown as pd
+from research.windmill import projection as P
+from research.windmill import pushdown as pd
 from solver.games.windmill import reference as ref
 from solver.games.windmill.dealfile import position_from_json
 from solver.games.windmill.position import WindmillPosition, WindmillRules
 
-GOLDEN = json.loads((Path(__file__).parent / "golden" / "windmill_bruteforce.json").read_text())
+GOLDEN = json.loads((Path(__file__).resolve().parents[2] / "tests" / "golden" / "windmill_bruteforce.json").read_text())
 
 
 def projections(ranks: int, preset: str) -> list[P.Projection]:

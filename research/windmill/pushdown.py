@@ -112,9 +112,9 @@ import time
 from array import array
 from dataclasses import dataclass, field
 
-from ...core.moves import Move
-from . import reference as ref
-from .position import WindmillPosition, WindmillRules
+from solver.core.moves import Move
+from solver.games.windmill import reference as ref
+from solver.games.windmill.position import WindmillPosition, WindmillRules
 
 PROOF = "pushdown-exhausted"
 F_SHIFT, CELL_SHIFT = 7, 30

@@ -67,9 +67,9 @@ import time
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
-from ...core.cards import Card
-from . import pushdown as pd
-from .position import WindmillPosition, WindmillRules
+from solver.core.cards import Card
+from research.windmill import pushdown as pd
+from solver.games.windmill.position import WindmillPosition, WindmillRules
 
 PROOF = "rank-projection"
 

@@ -5,11 +5,11 @@ process, one deal at a time,
 each deal capped at ``--cap`` CPU seconds of this process (the kernel runs in this thread,
 in slices of 100,000 nodes; a CPU cap, not a wall-clock one, because the machine is shared).
 
-    nice -n 10 python benchmarks/bench_klondike_key.py --draw 3 --seeds 1-200 --cap 20 --kernel class
-    nice -n 10 python benchmarks/bench_klondike_key.py --draw 3 --seeds 1-200 --cap 20 --kernel prunes
-    python benchmarks/bench_klondike_key.py --report   # summary of the rows written so far
-    python benchmarks/bench_klondike_key.py --report --prunes   # class key vs class key + prunes
-    nice -n 10 python benchmarks/bench_klondike_key.py --ablate --draw 3 --seeds 31-31  # each prune off in turn
+    nice -n 10 python benchmarks/studies/bench_klondike_key.py --draw 3 --seeds 1-200 --cap 20 --kernel class
+    nice -n 10 python benchmarks/studies/bench_klondike_key.py --draw 3 --seeds 1-200 --cap 20 --kernel prunes
+    python benchmarks/studies/bench_klondike_key.py --report   # summary of the rows written so far
+    python benchmarks/studies/bench_klondike_key.py --report --prunes   # class key vs class key + prunes
+    nice -n 10 python benchmarks/studies/bench_klondike_key.py --ablate --draw 3 --seeds 31-31  # each prune off in turn
 
 Rows (one JSON line per deal: seed, verdict, nodes, stored, CPU seconds) go to
 results/runs/klondike-class-key-d<draw>-<kernel>-cpucap<cap>.jsonl (kernel ``prunes``:
@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solver.games.klondike import kernel as K, reference  # noqa: E402

@@ -8,7 +8,7 @@ functions, core2.py).  Prints the first call (compile or cache load), the best o
 runs and numba's cache hits; run each mode twice in fresh processes to see the cache:
 
     export NUMBA_CACHE_DIR=$(mktemp -d)
-    for m in direct generic fc direct generic fc; do python benchmarks/shared_core_probe/run.py $m; done
+    for m in direct generic fc direct generic fc; do python benchmarks/studies/shared_core_probe/run.py $m; done
 
 Results: docs/measurements.md (section "A shared DFS core").
 """

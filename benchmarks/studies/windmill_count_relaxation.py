@@ -9,14 +9,14 @@ its states above a stock level, to compare with the exact game's counts in
 results/windmill-search-space.md (section 3), and checks its verdicts against the
 reference engine on reduced decks.
 
-    python benchmarks/windmill_count_relaxation.py levels 2 70 60 50 45
-    python benchmarks/windmill_count_relaxation.py check 4 2 100
+    python benchmarks/studies/windmill_count_relaxation.py levels 2 70 60 50 45
+    python benchmarks/studies/windmill_count_relaxation.py check 4 2 100
 
 Results: results/windmill-search-space.md, section 5.
 """
 import sys, time
 from functools import lru_cache
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2]))
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
 from solver.games.windmill import reference as R

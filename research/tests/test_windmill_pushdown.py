@@ -1,4 +1,4 @@
-"""The exact pushdown solver (solver/games/windmill/pushdown.py) against the reference.
+"""The exact pushdown solver (research/windmill/pushdown.py) against the reference.
 
 Verdicts must equal the reference engine's exhaustive search (``reference.solve_exhaustive``:
 no pruning, no symmetry, exact position keys) on hundreds of small games per preset:
@@ -17,10 +17,10 @@ from solver.games.windmill import reference as ref
 from solver.games.windmill.dealfile import position_from_json
 from solver.games.windmill.deals import windmill_deal
 from solver.games.windmill.position import WindmillRules
-from solver.games.windmill.pushdown import PROOF, PushdownLimits, decide
+from research.windmill.pushdown import PROOF, PushdownLimits, decide
 from windmill_helpers import random_position
 
-GOLDEN = json.loads((Path(__file__).parent / "golden" / "windmill_bruteforce.json").read_text())
+GOLDEN = json.loads((Path(__file__).resolve().parents[2] / "tests" / "golden" / "windmill_bruteforce.json").read_text())
 SMALL = [g for g in GOLDEN if g["deal"].get("ranks") == 2]
 
 

@@ -1,11 +1,11 @@
 """Where a Klondike search node's time goes, and nodes per CPU second (run by hand).
 
     # per-step cost on real DFS rows (sampled from searches of Solvitaire seeds 1..40)
-    PATIENCE_SERVER=off python benchmarks/bench_klondike_node_cost.py parts --draw 3
+    PATIENCE_SERVER=off python benchmarks/studies/bench_klondike_node_cost.py parts --draw 3
     # nodes per CPU second over seeds (one process, CPU cap per deal): one JSON line
-    PATIENCE_SERVER=off python benchmarks/bench_klondike_node_cost.py rate --draw 3 --seeds 1-60 --cap 3
+    PATIENCE_SERVER=off python benchmarks/studies/bench_klondike_node_cost.py rate --draw 3 --seeds 1-60 --cap 3
     # a step's cost inside the real search: the search with that step done twice
-    PATIENCE_SERVER=off python benchmarks/bench_klondike_node_cost.py insitu --draw 3 --step key
+    PATIENCE_SERVER=off python benchmarks/studies/bench_klondike_node_cost.py insitu --draw 3 --step key
 
 ``parts`` times each step of search_run alone in a jitted loop over the sampled rows:
 the row copy, gen_moves (and its sections: foundation plays, talon reach, reveals, talon

@@ -1,8 +1,8 @@
 """Great Wheel: where a search's positions lie, and what the narrowed twin saves (run by hand).
 
-    python benchmarks/gw_narrowing.py space 180            # stored positions of one search
-    python benchmarks/gw_narrowing.py compare 180,51,466   # main search vs narrowed searches
-    python benchmarks/gw_narrowing.py compare results/runs/great-wheel-pgs-pysolfc-cap60.jsonl --levels 2 --cap 10
+    python benchmarks/studies/gw_narrowing.py space 180            # stored positions of one search
+    python benchmarks/studies/gw_narrowing.py compare 180,51,466   # main search vs narrowed searches
+    python benchmarks/studies/gw_narrowing.py compare results/runs/great-wheel-pgs-pysolfc-cap60.jsonl --levels 2 --cap 10
 
 ``space`` runs the main search of a deal to its end (or ``--cap`` seconds) and reads its
 transposition table back: the positions stored per number of talon cards turned, the

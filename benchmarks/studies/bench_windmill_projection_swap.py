@@ -1,6 +1,6 @@
 """Windmill: an empirical check of the deletion-plus-swap projection (not in the solver).
 
-    python -m benchmarks.bench_windmill_projection_swap --max-states 5000 --ranks 3 --cells 1
+    python -m benchmarks.studies.bench_windmill_projection_swap --max-states 5000 --ranks 3 --cells 1
 
 The projection deletes the dropped ranks (cells refilled from the waste, as the issue's
 plain deletion) and adds one move: a cell card may trade places with the waste top.
@@ -43,7 +43,7 @@ def main() -> None:
     ap.add_argument("--ranks", type=int, default=4, help="only golden games of at most this many ranks")
     ap.add_argument("--cells", type=int, default=3, help="only golden games of at most this many cells")
     a = ap.parse_args()
-    golden = json.loads((Path(__file__).resolve().parents[1] / "tests" / "golden" / "windmill_bruteforce.json").read_text())
+    golden = json.loads((Path(__file__).resolve().parents[2] / "tests" / "golden" / "windmill_bruteforce.json").read_text())
     p = position_from_json(DELETION_COUNTEREXAMPLE)
     q = deletion(p, (1, 3, 4, 5, 6, 7, 8))
     print("counterexample: deletion", reference_search.solve_exhaustive(lambda x: ref.successors(x, PYSOLFC), q),

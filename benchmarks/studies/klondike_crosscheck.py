@@ -1,7 +1,7 @@
 """Cross-check two versions of the Klondike kernel move by move (run by hand).
 
-    PATIENCE_SERVER=off python benchmarks/klondike_crosscheck.py record /tmp/kl_ref.npz 30000   # the old kernel
-    PATIENCE_SERVER=off python benchmarks/klondike_crosscheck.py check /tmp/kl_ref.npz          # the new one
+    PATIENCE_SERVER=off python benchmarks/studies/klondike_crosscheck.py record /tmp/kl_ref.npz 30000   # the old kernel
+    PATIENCE_SERVER=off python benchmarks/studies/klondike_crosscheck.py check /tmp/kl_ref.npz          # the new one
 
 ``record`` walks the searched (pruned) kernel's moves at random from Solvitaire deals under
 six rule variants and stores, for N rows a variant, the row's first BASE fields (the

@@ -1,6 +1,6 @@
-"""Windmill: rank projections (solver/games/windmill/projection.py) on real deals.
+"""Windmill: rank projections (research/windmill/projection.py) on real deals.
 
-    python -m benchmarks.bench_windmill_projection \\
+    python -m benchmarks.studies.bench_windmill_projection \\
         --rows-of results/runs/windmill-pysolfc-pysolfc-cap60-playouts-twin.jsonl --verdict unknown \\
         --keep 1,13 --keep 1,7,13 --cap 10 --rows results/runs/windmill-projections-pysolfc-unknown.jsonl
 
@@ -24,10 +24,10 @@ from pathlib import Path
 
 
 def one(seed: int, rules: str, keep: tuple[int, ...], cap: float, max_states: int) -> dict:
-    from solver.games.windmill import projection as P
+    from research.windmill import projection as P
     from solver.games.windmill.deals import windmill_deal
     from solver.games.windmill.position import WindmillRules
-    from solver.games.windmill.pushdown import PushdownLimits
+    from research.windmill.pushdown import PushdownLimits
 
     proj = P.Projection(keep, "pysolfc" if 13 not in keep else rules)
     r = P.decide(windmill_deal(seed), WindmillRules(rules), proj, PushdownLimits(timeout=cap, max_states=max_states))
@@ -65,10 +65,10 @@ def main() -> None:
     tally: dict = {}
     for seed in seeds:
         for k, keep in enumerate(keeps):
-            cmd = [sys.executable, "-m", "benchmarks.bench_windmill_projection", "--one", f"{seed}:{k}", "--rules", a.rules, "--cap", str(a.cap),
+            cmd = [sys.executable, "-m", "benchmarks.studies.bench_windmill_projection", "--one", f"{seed}:{k}", "--rules", a.rules, "--cap", str(a.cap),
                    "--max-states", str(a.max_states)] + [x for kk in a.keep for x in ("--keep", kk)]
             row = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True,
-                                            cwd=Path(__file__).resolve().parents[1]).stdout)
+                                            cwd=Path(__file__).resolve().parents[2]).stdout)
             print(json.dumps(row), flush=True)
             if out:
                 out.write(json.dumps(row) + "\n")

@@ -2,7 +2,7 @@
 Run by hand (never a timed test), with a checkout of the old code beside this one:
 
     git worktree add /tmp/base <old commit>
-    python benchmarks/bench_loop_template.py --old /tmp/base --new . --cold-runs 1 --runs 3
+    python benchmarks/studies/bench_loop_template.py --old /tmp/base --new . --cold-runs 1 --runs 3
 
 Times are CPU seconds of the measuring process (``time.process_time``), so that a shared,
 loaded machine slows them less than wall time; wall seconds are reported beside them.
