@@ -346,10 +346,17 @@ class Store:
         if self.path.stat().st_size == 0:
             raise StoreError(f"{name!r} is empty: not a patience results database (run 'patience batch' with it)")
         uri = "file:" + quote(str(self.path.resolve())) + "?mode=ro"
+        folder = str(self.path.parent) or "."
         conn = None
         try:
             try:
-                conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+                if os.access(self.path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK):
+                    # where it may be written, opened as a batch opens it but query-only: the last
+                    # connection to close removes SQLite's -wal and -shm files, as always
+                    conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+                    conn.execute("PRAGMA query_only = ON")
+                else:
+                    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
                 conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
             except sqlite3.OperationalError:  # a WAL database in a read-only folder: no -shm can be made
                 if conn is not None:
