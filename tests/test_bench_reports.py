@@ -157,7 +157,8 @@ def test_bench_hint_keeps_notes_and_quotes_no_machine_path(tmp_path, monkeypatch
 
 def test_busy_process_list_drops_machine_folders():
     report = _load("bench_report")
-    line = "45.1 /tmp/ci/.venv/bin/python .venv/bin/pytest -q; 27.5 python /home/me/hunt.py --out /tmp/h/B2"
+    # folders no machine has (an existing path would be resolved, its links followed)
+    line = "45.1 /no-such/ci/.venv/bin/python .venv/bin/pytest -q; 27.5 python /no-such/me/hunt.py --out /no-such/h/B2"
     assert report.without_paths(line) == ("45.1 .../python .venv/bin/pytest -q; "
                                           "27.5 python .../hunt.py --out .../B2")
     assert report.without_paths(f"python {ROOT}/benchmarks/bench_bc.py") == "python benchmarks/bench_bc.py"

@@ -219,11 +219,21 @@ function resized(frame, size) {  // the window made smaller: the page fits it an
   const before = seen();
   frame.width = size[0];
   frame.height = size[1];
+  void frame.getBoundingClientRect().height;  // lay the parent out now: the frame's window takes its new size
   win.dispatchEvent(new Event('resize'));  // headless Chromium draws no frames here, so sends none itself
-  setTimeout(function () {
-    results[frame.id] = {before: before, after: seen()};
-    document.getElementById('results').textContent = JSON.stringify(results);
-  }, 1500);
+  let tries = 0;
+  function check() {  // the page refits 150 ms after a resize; asked again until it has (or 3 s)
+    const now = seen();
+    if ((now.height <= size[1] && now.cardWidth < before.cardWidth) || ++tries >= 10) {
+      results[frame.id] = {before: before, after: now};
+      document.getElementById('results').textContent = JSON.stringify(results);
+      return;
+    }
+    void frame.getBoundingClientRect().height;
+    win.dispatchEvent(new Event('resize'));
+    setTimeout(check, 300);
+  }
+  setTimeout(check, 600);
 }
 FRAMES.forEach(function (f) {
   const frame = document.createElement('iframe');

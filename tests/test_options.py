@@ -106,9 +106,12 @@ def test_klondike_reads_its_own_passes():
     """'unlimited' is Klondike's word: its make_rules reads it, from a flag's text or
     from the rules' JSON, and the rules' JSON makes the same rules again."""
     g = api.get_game("klondike")
-    for given in (None, "unlimited", "INF"):
+    for given in (None, "unlimited", "UNLIMITED"):
         assert g.make_rules(passes=given).passes is None
     assert g.make_rules(passes="3") == g.make_rules(passes=3)
+    for typed in ("inf", "INF", "1_0", "+3", "\u0663"):  # not words a person means by a number of passes
+        with pytest.raises(ValueError, match="passes"):
+            g.make_rules(passes=typed)
     for rules in (g.make_rules(), g.make_rules(rules="vegas", draw=3, worry_back=False)):
         assert g.make_rules(**rules.to_json()) == rules
 
