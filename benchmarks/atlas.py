@@ -35,6 +35,7 @@ import solver
 from solver.runs.stats import win_rate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_game import parse_seeds  # noqa: E402
 from bench_report import ROOT, project_args, write_report  # noqa: E402
 
 ATLAS = ROOT / "results" / "atlas"
@@ -246,14 +247,6 @@ def report(out: Path) -> None:
     text = "\n".join(lines) + "\n"
     print(text)
     write_report(out, text, "benchmarks/atlas.py")
-
-
-def parse_seeds(spec: str) -> list[int]:
-    out: list[int] = []
-    for part in spec.split(","):
-        a, _, b = part.partition("-")
-        out.extend(range(int(a), int(b or a) + 1))
-    return out
 
 
 def main() -> None:

@@ -14,28 +14,12 @@ import threading
 import pytest
 from cli_helpers import one_line_error, patience_here
 
+from test_outputs import db  # noqa: F401  (the fixture: three stored Klondike deals)
+
 from solver.core.outputs import OutputError, atomic_open, check_output
-from solver.core.result import SolveResult
-from solver.games import get_game
-from solver.runs.store import Store, StoreError, config_key
+from solver.runs.store import Store, StoreError
 
 ROOT_USER = os.geteuid() == 0
-
-
-@pytest.fixture
-def db(tmp_path):
-    """Three stored Klondike deals (two won with a line, one lost); no search."""
-    from solver.core.moves import Move
-
-    path = tmp_path / "R.sqlite"
-    rules = get_game("klondike").make_rules().to_json()
-    with Store(path) as store:
-        config = store.config_id(config_key("klondike", rules, "pysolfc", None, None))
-        for seed, verdict in ((1, "won"), (2, "lost"), (3, "won")):
-            moves = [Move("stock", "waste", None, 1)] if verdict == "won" else []
-            store.add(config, SolveResult("klondike", rules, "pysolfc", seed, verdict, None, 10, 0.01, moves=moves,
-                                          verified=verdict == "won", proof=None if verdict == "won" else "search"))
-    return path
 
 
 def _null_device(path):
