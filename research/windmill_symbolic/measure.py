@@ -25,6 +25,8 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=600)
     ap.add_argument("--memory-gb", type=float, default=4)
     ap.add_argument("--reorder", action="store_true")
+    ap.add_argument("--print-order", action="store_true", help="print the final variable order (by field)")
+    ap.add_argument("--max-t", type=int, default=None, help="stop after this layer")
     ap.add_argument("--json", default=None, help="append the rows (one JSON object per layer) here")
     a = ap.parse_args(argv)
     p = windmill_deal(a.seed)
@@ -42,7 +44,17 @@ def main(argv=None):
                                   **s.__dict__}) + "\n")
             out.flush()
 
-    res = m.solve(time_limit=a.seconds, log=log)
+    res = m.solve(time_limit=a.seconds, log=log, max_t=a.max_t)
+    if a.print_order:
+        lv = m.bdd.var_levels
+        names = sorted((x for x in lv if not x.endswith("p")), key=lambda x: lv[x])
+        runs, last = [], None
+        for x in names:
+            f = x.split("_")[0] if not x.startswith("m") else "m"
+            if f == "m":
+                f = "m" + x[1:]
+            runs.append(f)
+        print("order (unprimed, top first):", " ".join(runs))
     print(f"seed {a.seed} {a.rules} order {a.order}: verdict {res.verdict} {res.reason} "
           f"(layers {m.t0}..{res.layers[-1].t} of {m.N}) {time.time() - t0:.1f} s", flush=True)
 

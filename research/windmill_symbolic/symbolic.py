@@ -422,7 +422,7 @@ class Model:
         return u.count(nvars=len(self.care(t)))
 
     def solve(self, time_limit: float | None = None, counts: bool = True, log=None,
-              use_frontier: bool = True, keep_layers: bool = False) -> Result:
+              use_frontier: bool = True, keep_layers: bool = False, max_t: int | None = None) -> Result:
         deadline = None if time_limit is None else time.time() + time_limit
         seed = self.initial()
         res = Result("unknown")
@@ -444,6 +444,9 @@ class Model:
                 return res
             if t == self.N:
                 res.verdict = "won" if (layer & self.won) != self.bdd.false else "lost"
+                return res
+            if max_t is not None and t >= max_t:
+                res.reason = f"stopped after layer {t} (max_t)"
                 return res
             seed = self.turn(layer, t)
             if seed == self.bdd.false:  # cannot happen (every layer has a state with o = 0)
