@@ -35,7 +35,7 @@ def main(argv=None):
     out = open(a.json, "a") if a.json else None
 
     def log(s):
-        print(f"t={s.t:3d} nodes={s.nodes:9,d} peak={s.peak_nodes:9,d} positions={s.positions:14,.0f} "
+        print(f"t={s.t:3d} nodes={s.nodes:9,d} pos_nodes={s.position_nodes:9,d} peak={s.peak_nodes:9,d} positions={s.positions:14,.0f} "
               f"states={s.states:14,.0f} sweeps={s.iterations:3d} s={s.seconds:7.2f} total={time.time() - t0:7.1f}"
               + ("" if s.complete else " (cut: partial layer)"),
               flush=True)

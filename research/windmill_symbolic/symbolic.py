@@ -120,6 +120,7 @@ class LayerStat:
     seconds: float
     peak_nodes: int = 0
     complete: bool = True  # False: the time limit cut this layer's closure short
+    position_nodes: int = -1  # nodes of the diagram of the layer's positions only (o = 0, no pending state)
 
 
 @dataclass
@@ -434,6 +435,8 @@ class Model:
                              self.count(layer, t) if counts else -1,
                              self.count(self.positions(layer, t), t) if counts else -1,
                              it, time.time() - t1, peak, done)
+            if counts:
+                stat.position_nodes = self.positions(layer, t).dag_size
             res.layers.append(stat)
             if keep_layers:
                 self.layer_bdds[t] = layer
