@@ -44,7 +44,7 @@ from typing import Any
 from .lines import without_cycles
 from .moves import Move
 
-DEFAULT_NODES = 30_000  # units of work of one shortening (api.solve's line_nodes; results/line-shortener.md)
+DEFAULT_NODES = 20_000  # units of work of one shortening (api.solve's line_nodes; results/line-shortener.md)
 MAX_DEPTH = 4  # longest shortcut searched
 CONTRACT_WINDOW = 100  # moves looked ahead for a card's next move
 STOCK_RUN = 100  # most stock actions put in before one card move
@@ -174,13 +174,17 @@ def _replan(game: Any, rules: Any, start: Any, cards: list[Move], stock: list[Mo
         if budget.out():
             return None
         while True:
-            budget.used += 1  # every try counts, legal or not
-            try:
-                nxt = game.apply_move(node, rules, m)
-                break
-            except ValueError:
-                if m.src not in feeds or turned >= STOCK_RUN or budget.out():
-                    return None
+            if m.src in feeds and not _on_top(node, m):
+                pass  # not on top of the pile it leaves: no need to try, turn the stock
+            else:
+                budget.used += 1  # every try counts, legal or not
+                try:
+                    nxt = game.apply_move(node, rules, m)
+                    break
+                except ValueError:
+                    pass
+            if m.src not in feeds or turned >= STOCK_RUN or budget.out():
+                return None
             for s in stock:
                 if budget.out():
                     return None
@@ -199,6 +203,15 @@ def _replan(game: Any, rules: Any, start: Any, cards: list[Move], stock: list[Mo
         moves.append(m)
         after.append(node)
     return (moves, after) if node.is_won() else None
+
+
+def _on_top(position: Any, move: Move) -> bool:
+    """False only when the pile ``move`` takes its card from is a list on the position
+    (a waste) whose top card is another one: then the move cannot be legal.  Only a
+    guide (True when unsure); the reference engine judges every move played."""
+    pile = getattr(position, move.src, None)
+    return not (isinstance(pile, list) and move.count == 1 and move.card is not None
+                and (not pile or pile[-1] != move.card))
 
 
 def _stock_pass(game: Any, rules: Any, line: _Line, budget: Budget) -> int:
