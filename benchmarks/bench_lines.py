@@ -78,7 +78,7 @@ def _pct(values: list[float], q: float) -> float:
 def _peers() -> list[str]:
     """Klondike-Solver beside each of our draw-1 runs (the 2 s shortener's, the work budget's)."""
     out = []
-    for label in ("klondike-draw1", f"klondike-draw1-work{DEFAULT_NODES // 1000}k"):
+    for label in ("klondike-draw1", "klondike-draw1-work30k", f"klondike-draw1-work{DEFAULT_NODES // 1000}k"):
         out += _peer(RUNS / f"line-shortener-{label}.csv")
     return out
 
