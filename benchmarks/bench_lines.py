@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from solver import api
-from solver.core.shorten import DEFAULT_NODES, shortened
+from solver.core.shorten import AUTO, DEFAULT_NODES, MOST_NODES, PER_MOVE, shortened
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_report import ROOT, project_args, write_report  # noqa: E402
@@ -62,7 +62,9 @@ def run(args: argparse.Namespace) -> None:
                 seconds = time.perf_counter() - t
                 row.update(found=len(r.moves), short=len(s.moves), shorten_seconds=f"{seconds:.3f}",
                            shorten_nodes=s.nodes, contractions=s.contractions, shortcuts=s.shortcuts,
-                           verified=s.verified, budget=f"{args.nodes} units")
+                           verified=s.verified,
+                           budget=(f"{args.nodes} units" if args.nodes != AUTO else
+                                   f"default ({DEFAULT_NODES} or {PER_MOVE} a move, at most {MOST_NODES})"))
                 won += 1
                 print(f"{args.label} {seed}: {len(r.moves)} -> {len(s.moves)} in {seconds:.2f} s", flush=True)
             out.writerow(row)
@@ -127,7 +129,7 @@ def report(args: argparse.Namespace) -> None:
     command = "python benchmarks/bench_lines.py " + " ".join(project_args(sys.argv[1:]))
     text = (f"# Winning lines: as found vs shortened (issue 24)\n\nCommand: `{command}` (after the `run` "
             f"commands in benchmarks/bench_lines.py's docstring); rows in results/runs/line-shortener-*.csv.  \n"
-            f"Budget per line: the column says (the default is {DEFAULT_NODES:,} units of work; the rows of "
+            f"Budget per line: the column says (the default is {DEFAULT_NODES:,} units of work, or {PER_MOVE} a move of a long line, at most {MOST_NODES:,}; the rows of "
             f"{OLD_BUDGET} are the wall-time shortener before issue 32). "
             f"Lengths count moves (a draw is one move).\n\n" + "\n".join(lines) + "\n")
     write_report(Path(args.out), text, "benchmarks/bench_lines.py")
@@ -145,7 +147,8 @@ def main() -> None:
     r.add_argument("--rules")
     r.add_argument("--cap", type=float, default=5.0, help="solve cap per deal (seconds)")
     r.add_argument("--cap-nodes", type=int, default=2_000_000, help="solve cap per deal (nodes)")
-    r.add_argument("--nodes", type=int, default=DEFAULT_NODES, help="shortening budget (units of work)")
+    r.add_argument("--nodes", type=lambda t: t if t == AUTO else int(t), default=AUTO,
+                   help="shortening budget (units of work; default: shorten.default_budget of the line)")
     q = sub.add_parser("report")
     q.add_argument("--out", default=str(ROOT / "results" / "line-shortener.md"))
     args = p.parse_args()

@@ -21,7 +21,7 @@ from .core.numbering import PYSOLFC
 from .core.result import WON, BestProgress, SolveResult, VerificationError
 from .engine.resources import DEFAULT_TT_MB, tables
 from .engine.search import Limits, Status, StopFlag, drive
-from .core.shorten import DEFAULT_NODES, shortened
+from .core.shorten import AUTO, shortened
 
 LINE_MODES = ("fast", "short")  # solve(line=...): the line as found (loops cut), or shortened
 
@@ -147,7 +147,7 @@ def _counters(*searches) -> dict[str, int]:
 def solve(game: str | None = None, seed: int | None = None, *, numbering: str = PYSOLFC, deal: Any = None,
           dealt: tuple | None = None, max_nodes: int | None = None, timeout: float | None = None, tt_mb: float = DEFAULT_TT_MB,
           stop: StopFlag | None = None, progress: Callable[[Status], None] | None = None,
-          line: str = "fast", line_nodes: int | None = DEFAULT_NODES,
+          line: str = "fast", line_nodes: int | None | str = AUTO,
           **options: Any) -> SolveResult:
     """Decide one deal: won (with a replayed line), lost (space exhausted) or unknown.
 
@@ -161,7 +161,8 @@ def solve(game: str | None = None, seed: int | None = None, *, numbering: str = 
     ``progress`` (optional) is called after every slice of the search with a
     ``search.Status`` (nodes, stored positions, seconds, best cards so far).
     ``line``: "fast" reports the search's line with its loops cut; "short" then rewrites
-    it shorter (shorten.shortened) within ``line_nodes`` units of work (never seconds: the
+    it shorter (shorten.shortened) within ``line_nodes`` units of work (AUTO: 20,000, more
+    for a long line, shorten.default_budget; never seconds: the
     line depends on the deal and the options alone; the rewrite is replayed to the win,
     else the fast line stays).
     """

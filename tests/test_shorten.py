@@ -152,3 +152,13 @@ def test_cli_line_option():
     assert short["line"] == "short" and fast["line"] == "fast"  # the command's default: short
     assert short["line_found_length"] == fast["line_found_length"] == len(fast["moves"]) > len(short["moves"])
     assert "--line" in one_line_error(patience_here("solve", "klondike", "15", "--line", "shortest"))
+
+
+def test_the_default_budget_grows_with_a_long_line_and_is_the_same_every_run():
+    assert shorten.default_budget(175) == shorten.DEFAULT_NODES
+    assert shorten.default_budget(943) == 943 * shorten.PER_MOVE > shorten.DEFAULT_NODES
+    assert shorten.default_budget(12_130) == shorten.MOST_NODES
+    g, rules, position, moves = _fast("beleaguered-castle", 5)
+    first = shorten.shortened(g, position, rules, moves)
+    assert first.nodes <= shorten.default_budget(len(moves)) + 1
+    assert shorten.shortened(g, position, rules, moves).moves == first.moves  # work, not seconds

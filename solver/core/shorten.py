@@ -44,11 +44,22 @@ from typing import Any
 from .lines import without_cycles
 from .moves import Move
 
-DEFAULT_NODES = 20_000  # units of work of one shortening (api.solve's line_nodes; results/line-shortener.md)
+DEFAULT_NODES = 20_000  # units of work of one shortening, at the least (results/line-shortener.md)
+PER_MOVE = 30  # ... or this many units per move of the line given, if more (a long line's replays cost per move)
+MOST_NODES = 60_000  # ... but never more than this by default
+AUTO = "auto"  # the default budget: default_budget(len(moves))
 MAX_DEPTH = 4  # longest shortcut searched
 CONTRACT_WINDOW = 100  # moves looked ahead for a card's next move
 STOCK_RUN = 100  # most stock actions put in before one card move
 SHORTCUT_WINDOW = 40  # a shortcut from positions[i] moves only what moves[i:i + this] move
+
+
+def default_budget(moves: int) -> int:
+    """The units a line of ``moves`` moves gets by default: DEFAULT_NODES, or PER_MOVE a
+    move when that is more (its first replay and each pass of contractions cost units per
+    move, so a long line would spend a fixed budget before it shortened much), at most
+    MOST_NODES.  A function of the line alone, like everything the shortener does."""
+    return min(MOST_NODES, max(DEFAULT_NODES, PER_MOVE * moves))
 
 
 @dataclass
@@ -319,10 +330,11 @@ def _shortcuts(game: Any, rules: Any, line: _Line, depth: int, budget: Budget) -
 
 
 def shorten(game: Any, position: Any, rules: Any, moves: list[Move], *,
-            nodes: int | None = DEFAULT_NODES, max_depth: int = MAX_DEPTH) -> Shortening:
-    """``moves`` (a line from ``position``) rewritten shorter within the budget; not yet
-    verified to win (``shortened`` does that).  Raises ValueError if ``moves`` do not replay."""
-    budget = Budget(nodes)
+            nodes: int | None | str = AUTO, max_depth: int = MAX_DEPTH) -> Shortening:
+    """``moves`` (a line from ``position``) rewritten shorter within the budget (``nodes``
+    units, None: unlimited, AUTO: ``default_budget``); not yet verified to win
+    (``shortened`` does that).  Raises ValueError if ``moves`` do not replay."""
+    budget = Budget(default_budget(len(moves)) if nodes == AUTO else nodes)
     out = Shortening(list(moves))
     after = []
     for p in game.positions(position, rules, moves):  # a long line may take the budget
@@ -354,7 +366,7 @@ def shorten(game: Any, position: Any, rules: Any, moves: list[Move], *,
 
 
 def shortened(game: Any, position: Any, rules: Any, moves: list[Move], *,
-              nodes: int | None = DEFAULT_NODES, max_depth: int = MAX_DEPTH) -> Shortening:
+              nodes: int | None | str = AUTO, max_depth: int = MAX_DEPTH) -> Shortening:
     """``shorten``, then the result replayed to the win by the reference engine; on any
     failure (or a line no shorter) the line as given, with ``verified`` False on failure."""
     try:
