@@ -161,10 +161,9 @@ def solve(game: str | None = None, seed: int | None = None, *, numbering: str = 
     ``progress`` (optional) is called after every slice of the search with a
     ``search.Status`` (nodes, stored positions, seconds, best cards so far).
     ``line``: "fast" reports the search's line with its loops cut; "short" then rewrites
-    it shorter (shorten.shortened) within ``line_nodes`` units of work (AUTO: 20,000, more
-    for a long line, shorten.default_budget; never seconds: the
-    line depends on the deal and the options alone; the rewrite is replayed to the win,
-    else the fast line stays).
+    it shorter (shorten.shortened) within ``line_nodes`` units of work (AUTO: the default,
+    shorten.default_budget), never seconds, so that the line depends on the deal and the
+    options alone; the rewrite is replayed to the win, else the fast line stays.
     """
     check_line_mode(line)
     limits = Limits(max_nodes=max_nodes, timeout=timeout)
@@ -208,8 +207,7 @@ def solve(game: str | None = None, seed: int | None = None, *, numbering: str = 
         result.moves_found = len(out.line)
         result.line_found_length = len(clean)
         if line == "short":
-            if line_nodes != 0:
-                clean = shortened(g, position, rules, clean, nodes=line_nodes).moves
+            clean = shortened(g, position, rules, clean, nodes=line_nodes).moves
         result.moves = clean
         result.verified = True
     return result
@@ -253,5 +251,5 @@ def hint(game: str, seed: int | None = None, moves: list | None = None, *, numbe
     result = solve(dealt=(g, rules, position), timeout=timeout, max_nodes=max_nodes, tt_mb=tt_mb)
     if not result.won or not result.moves:  # lost, undecided, or won already
         return result, None
-    first = steps(result.moves, list(g.positions(position, rules, result.moves)))[0][0]
+    first = steps(result.moves, list(g.positions(position, rules, result.moves)), position)[0][0]
     return result, first

@@ -67,24 +67,19 @@ SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")  # what SQLite keeps beside a d
 
 def _streams_into(path: PathLike) -> bool:
     """True if ``path`` exists (links followed) and is a character device or a FIFO:
-    written into as it is, never replaced by a file."""
+    written into as it is, never replaced by a file.  Any other existing target that is
+    neither a regular file nor a folder (refused elsewhere), a block device or a socket,
+    raises OutputError."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return False
-    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
-
-
-def _refuse_special(path: PathLike) -> None:
-    """An existing target that is neither a regular file, a folder (refused elsewhere),
-    a character device nor a FIFO (a block device, a socket) is refused."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return
-    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return True
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         kind = "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file"
         raise OutputError(f"refusing to write {str(path)!r}: it is {kind}")
+    return False
 
 
 def _refuse_side_file(path: PathLike) -> None:
@@ -138,11 +133,9 @@ def check_output(path: PathLike, inputs: Iterable[PathLike | None] = (), stdout:
     if not str(path):
         raise OutputError("an empty file name: name a file")
     _refuse_precious(path, _inputs(inputs))
-    _refuse_side_file(path)
-    real = os.path.realpath(path)
+    real = os.path.realpath(path)  # a link is followed: the name written is its target's
     if os.path.isdir(real):
         raise OutputError(f"cannot write {str(path)!r}: it is a folder")
-    _refuse_special(real)
     if os.path.exists(real) and not os.access(real, os.W_OK):
         raise OutputError(f"cannot write {str(path)!r}: the file is read-only")
     if _streams_into(real):
@@ -195,7 +188,6 @@ def atomic_open(path: PathLike, mode: str = "w", encoding: str | None = "utf-8",
                   newline=None if binary else newline) as f:
             yield f
         return
-    _refuse_special(target)
     folder, name = os.path.split(target)
     keep_mode = _new_file_mode(target)
     while True:

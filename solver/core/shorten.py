@@ -185,9 +185,7 @@ def _replan(game: Any, rules: Any, start: Any, cards: list[Move], stock: list[Mo
         if budget.out():
             return None
         while True:
-            if m.src in feeds and not _on_top(node, m):
-                pass  # not on top of the pile it leaves: no need to try, turn the stock
-            else:
+            if m.src not in feeds or _on_top(node, m):  # a waste card under others: no try, turn the stock
                 budget.used += 1  # every try counts, legal or not
                 try:
                     nxt = game.apply_move(node, rules, m)
